@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import { HOST_STATUS, HostStatusParams, HostStatusResult } from './host-status.js';
+import { INJECT_SCRIPT, InjectScriptParams, InjectScriptResult } from './inject-script.js';
+import { LIST_TABS, ListTabsParams, ListTabsResult } from './list-tabs.js';
+
+export * from './host-status.js';
+export * from './inject-script.js';
+export * from './list-tabs.js';
+export * from './target.js';
+
+/** Who answers a command: relayed to the extension, or handled by the native host itself. */
+export type CommandHandler = 'extension' | 'host';
+
+export interface CommandSpec {
+  readonly handledBy: CommandHandler;
+  readonly params: z.ZodType;
+  readonly result: z.ZodType;
+}
+
+/** Every bridge command, its handler and its schemas. Tests check each has exactly one handler. */
+export const COMMANDS = {
+  [LIST_TABS]: { handledBy: 'extension', params: ListTabsParams, result: ListTabsResult },
+  [INJECT_SCRIPT]: { handledBy: 'extension', params: InjectScriptParams, result: InjectScriptResult },
+  [HOST_STATUS]: { handledBy: 'host', params: HostStatusParams, result: HostStatusResult },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandParams<C extends CommandName> = z.input<(typeof COMMANDS)[C]['params']>;
+export type CommandResult<C extends CommandName> = z.infer<(typeof COMMANDS)[C]['result']>;
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { ErrorPayload } from './errors.js';
+
+/**
+ * Every message on both links (extension↔host over native messaging, MCP server↔host over the
+ * bridge socket) is one of these envelopes. Receivers parse with `Envelope` before anything else;
+ * the command-specific `params`/`result` are parsed again with the command's own schema.
+ */
+
+export const RequestId = z.union([z.number().int(), z.string().min(1).max(128)]);
+export type RequestId = z.infer<typeof RequestId>;
+
+export const BrowserInfo = z.object({
+  /** Stable per browser profile: `<name>-<random id kept in the profile's storage>`. */
+  browser_id: z.string().min(1),
+  name: z.string(),
+  version: z.string(),
+  user_agent: z.string(),
+});
+export type BrowserInfo = z.infer<typeof BrowserInfo>;
+
+export const ExtensionInfo = z.object({
+  id: z.string(),
+  version: z.string(),
+  /** chrome.userScripts is usable (the per-extension "Allow User Scripts" toggle is on). */
+  user_scripts_allowed: z.boolean(),
+  browser: BrowserInfo,
+});
+export type ExtensionInfo = z.infer<typeof ExtensionInfo>;
+
+export const HostInfo = z.object({
+  pid: z.number().int(),
+  host_version: z.string(),
+  protocol: z.number().int(),
+  started_at: z.string(),
+  endpoint: z.string(),
+  log_file: z.string(),
+  extension_connected: z.boolean(),
+  extension: ExtensionInfo.nullable(),
+  /** The caller origin Chrome passed to the host (chrome-extension://<id>/). */
+  origin: z.string().nullable(),
+});
+export type HostInfo = z.infer<typeof HostInfo>;
+
+export const ExtensionHello = z.object({
+  type: z.literal('hello'),
+  role: z.literal('extension'),
+  protocol: z.number().int(),
+  extension: ExtensionInfo,
+});
+export type ExtensionHello = z.infer<typeof ExtensionHello>;
+
+export const ClientHello = z.object({
+  type: z.literal('hello'),
+  role: z.literal('mcp'),
+  protocol: z.number().int(),
+  token: z.string().min(1).max(512),
+  client: z.object({
+    name: z.string().max(200),
+    pid: z.number().int(),
+    workspace: z.string().max(4096).optional(),
+  }),
+});
+export type ClientHello = z.infer<typeof ClientHello>;
+
+export const HostHello = z.object({
+  type: z.literal('hello'),
+  role: z.literal('host'),
+  protocol: z.number().int(),
+  host: HostInfo,
+});
+export type HostHello = z.infer<typeof HostHello>;
+
+export const Hello = z.discriminatedUnion('role', [ExtensionHello, ClientHello, HostHello]);
+export type Hello = z.infer<typeof Hello>;
+
+export const Request = z.object({
+  type: z.literal('request'),
+  id: RequestId,
+  command: z.string().min(1).max(100),
+  params: z.unknown(),
+  /** How long the sender will wait; the receiver may give up earlier with TIMEOUT. */
+  timeout_ms: z.number().int().positive().max(600_000).optional(),
+});
+export type Request = z.infer<typeof Request>;
+
+export const SuccessResponse = z.object({
+  type: z.literal('response'),
+  id: RequestId,
+  ok: z.literal(true),
+  result: z.unknown(),
+});
+export const FailureResponse = z.object({
+  type: z.literal('response'),
+  id: RequestId,
+  ok: z.literal(false),
+  error: ErrorPayload,
+});
+export const Response = z.discriminatedUnion('ok', [SuccessResponse, FailureResponse]);
+export type Response = z.infer<typeof Response>;
+
+export const Event = z.object({
+  type: z.literal('event'),
+  event: z.string().min(1).max(100),
+  data: z.unknown(),
+});
+export type Event = z.infer<typeof Event>;
+
+/** Sent before closing a link that failed its handshake (wrong token, wrong protocol). */
+export const LinkError = z.object({
+  type: z.literal('error'),
+  error: ErrorPayload,
+});
+export type LinkError = z.infer<typeof LinkError>;
+
+/**
+ * One piece of a host→extension message that would exceed Chrome's 1 MiB cap. `data` pieces of
+ * the serialized message, in `seq` order, concatenate to the JSON text of the whole envelope.
+ */
+export const Chunk = z.object({
+  type: z.literal('chunk'),
+  stream: z.string().min(1).max(64),
+  seq: z.number().int().nonnegative(),
+  total: z.number().int().positive().max(4096),
+  data: z.string(),
+});
+export type Chunk = z.infer<typeof Chunk>;
+
+/** Keeps the extension's service worker and the link alive; answered with nothing. */
+export const Ping = z.object({ type: z.literal('ping') });
+
+export const Envelope = z.union([
+  z.discriminatedUnion('type', [Request, Event, LinkError, Chunk, Ping]),
+  Response,
+  Hello,
+]);
+export type Envelope = z.infer<typeof Envelope>;

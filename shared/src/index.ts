@@ -1,0 +1,6 @@
+// Browser-safe part of the shared contract: the extension may import only this entry point.
+export * from './chunking.js';
+export * from './commands/index.js';
+export * from './constants.js';
+export * from './envelopes.js';
+export * from './errors.js';

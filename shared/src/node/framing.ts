@@ -1,0 +1,70 @@
+/**
+ * Native-messaging framing: each message is a 4-byte little-endian length followed by that many
+ * bytes of UTF-8 JSON. The same codec frames the MCP↔host bridge. Pure: no I/O here.
+ */
+
+export class FrameError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FrameError';
+  }
+}
+
+const HEADER_BYTES = 4;
+
+/** Accumulates chunks and yields every complete frame (several may arrive in one chunk). */
+export class FrameReader {
+  private buffer: Buffer = Buffer.alloc(0);
+  private readonly maxFrameBytes: number;
+
+  constructor(maxFrameBytes: number) {
+    this.maxFrameBytes = maxFrameBytes;
+  }
+
+  /** Returns the payloads completed by this chunk. Throws FrameError on an oversized length. */
+  push(chunk: Buffer): Buffer[] {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const frames: Buffer[] = [];
+    while (this.buffer.length >= HEADER_BYTES) {
+      const length = this.buffer.readUInt32LE(0);
+      if (length > this.maxFrameBytes) {
+        this.buffer = Buffer.alloc(0);
+        throw new FrameError(`frame of ${length} bytes exceeds the ${this.maxFrameBytes}-byte cap`);
+      }
+      if (this.buffer.length < HEADER_BYTES + length) break;
+      frames.push(this.buffer.subarray(HEADER_BYTES, HEADER_BYTES + length));
+      this.buffer = this.buffer.subarray(HEADER_BYTES + length);
+    }
+    if (this.buffer.length === 0) this.buffer = Buffer.alloc(0);
+    return frames;
+  }
+
+  /** Bytes received but not yet forming a complete frame. */
+  get pending(): number {
+    return this.buffer.length;
+  }
+}
+
+/** Decodes one payload into a JSON value; throws FrameError on invalid UTF-8 or JSON. */
+export function decodePayload(payload: Buffer): unknown {
+  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(payload);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new FrameError(`frame is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Encodes a message as one frame; refuses messages the peer would reject. */
+export function encodeFrame(message: unknown, maxFrameBytes: number): Buffer {
+  const json = JSON.stringify(message);
+  if (json === undefined) throw new FrameError('message is not JSON-serializable');
+  const length = Buffer.byteLength(json, 'utf8');
+  if (length > maxFrameBytes) {
+    throw new FrameError(`message of ${length} bytes exceeds the ${maxFrameBytes}-byte cap`);
+  }
+  const frame = Buffer.allocUnsafe(HEADER_BYTES + length);
+  frame.writeUInt32LE(length, 0);
+  frame.write(json, HEADER_BYTES, 'utf8');
+  return frame;
+}
