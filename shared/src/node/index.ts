@@ -1,4 +1,8 @@
 // Node-only part of the shared contract (paths, token, framing). Never imported by the extension.
+export * from './config.js';
+export * from './endpoint-descriptor.js';
 export * from './framing.js';
+export * from './logger.js';
 export * from './paths.js';
+export * from './version.js';
 export * from './token.js';

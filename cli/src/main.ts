@@ -1,0 +1,51 @@
+/**
+ * `x-ipe-uiux <command>`: the composition root. Each process entry is loaded lazily so the native
+ * host never pays for loading the MCP SDK and vice versa.
+ */
+const USAGE = `Usage: x-ipe-uiux <command> [options]
+
+Commands:
+  start [--workspace DIR] [--headless] [URL]   Launch Chromium with the extension, host and toolbar ready
+  install [--browser B] [--user-data-dir DIR] [--workspace DIR]
+                                               Register the native host with a browser
+  uninstall [--browser B] [--user-data-dir DIR]
+                                               Remove what install wrote
+  init [--client claude|copilot|opencode|all]  Register the MCP server with coding agents
+  doctor [--json]                              Check every link and say how to fix what is broken
+  mcp [--workspace DIR]                        The MCP stdio server (started by agents)
+  host                                         The native-messaging host (started by the browser)
+
+Environment: XIPE_UIUX_HOME (per-user state), CHROME_PATH (browser), XIPE_UIUX_LOG_LEVEL.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'host': {
+      const { runHost } = await import('../../native-host/src/main.js');
+      return runHost(rest);
+    }
+    case 'mcp': {
+      const { runMcp } = await import('../../mcp/src/main.js');
+      return runMcp(rest);
+    }
+    case 'install':
+    case 'uninstall': {
+      const { runInstall, runUninstall } = await import('./install.js');
+      return command === 'install' ? runInstall(rest) : runUninstall(rest);
+    }
+    case 'start': {
+      const { runStart } = await import('./start.js');
+      return runStart(rest);
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return command === undefined ? 1 : 0;
+    default:
+      process.stderr.write(`x-ipe-uiux: unknown command '${command}'\n\n${USAGE}`);
+      return 2;
+  }
+}

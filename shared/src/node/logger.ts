@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * One logger per process. stdout is a wire in the host and the MCP server, so logs go to stderr
+ * and, when a file is given, to that file as JSON lines. Level from XIPE_UIUX_LOG_LEVEL.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  readonly file: string | null;
+}
+
+export interface LoggerOptions {
+  component: string;
+  file?: string | null;
+  level?: LogLevel;
+  /** Defaults to process.stderr. Never stdout. */
+  stderr?: NodeJS.WritableStream | null;
+}
+
+export function parseLogLevel(value: string | undefined, fallback: LogLevel = 'info'): LogLevel {
+  return value !== undefined && Object.hasOwn(LEVELS, value) ? (value as LogLevel) : fallback;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const threshold = LEVELS[options.level ?? parseLogLevel(process.env.XIPE_UIUX_LOG_LEVEL)];
+  const stderr = options.stderr === undefined ? process.stderr : options.stderr;
+  let fd: number | null = null;
+  if (options.file) {
+    try {
+      fs.mkdirSync(path.dirname(options.file), { recursive: true, mode: 0o700 });
+      fd = fs.openSync(options.file, 'a', 0o600);
+    } catch {
+      fd = null; // a log file we cannot open must never stop the process
+    }
+  }
+  const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>): void => {
+    if (LEVELS[level] < threshold) return;
+    const line = `${JSON.stringify({ time: new Date().toISOString(), level, component: options.component, pid: process.pid, msg, ...fields })}\n`;
+    if (fd !== null) {
+      try {
+        fs.writeSync(fd, line);
+      } catch {
+        // disk full or file removed: keep going on stderr
+      }
+    }
+    try {
+      stderr?.write(line);
+    } catch {
+      // stderr closed (e.g. the browser went away)
+    }
+  };
+  return {
+    debug: (msg, fields) => write('debug', msg, fields),
+    info: (msg, fields) => write('info', msg, fields),
+    warn: (msg, fields) => write('warn', msg, fields),
+    error: (msg, fields) => write('error', msg, fields),
+    file: options.file ?? null,
+  };
+}
