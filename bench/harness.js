@@ -1,0 +1,151 @@
+// Real processes for the benchmarks: Chromium with the built extension, the installed host, and
+// MCP servers spawned over stdio — the same path an agent uses.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import puppeteer from 'puppeteer-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI = path.join(ROOT, 'bin', 'x-ipe-uiux.js');
+export const EXTENSION_DIR = path.join(ROOT, 'dist', 'extension');
+export const EXTENSION_ID = 'gkajpnmdfljgjhdbkbldnadecmdplglg';
+const { runtimeDir } = await import(path.join(ROOT, 'dist/node/shared/src/node/paths.js'));
+
+export const chromePath = () => process.env.CHROME_PATH || '/usr/bin/chromium';
+
+export function tempDir(prefix = 'xipe-bench-') {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A workspace with one idea folder. */
+export function makeWorkspace(dir, idea = '001. Bench Idea') {
+  fs.mkdirSync(path.join(dir, 'x-ipe-docs', 'ideas', idea), { recursive: true });
+  return { workspace: dir, idea };
+}
+
+export async function startPageServer() {
+  const server = http.createServer((req, res) => {
+    const body = `<!doctype html><html><head><title>bench ${req.url}</title></head><body><h1>Bench page</h1>${'<p>Lorem ipsum dolor sit amet.</p>'.repeat(50)}</body></html>`;
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Launches Chromium with the extension, the host installed for its profile, user scripts allowed. */
+export async function launchBrowser({ base, workspace, userScripts = true, name = 'b1' }) {
+  const home = path.join(base, `${name}-home`);
+  const profile = path.join(base, `${name}-profile`);
+  const fakeHome = path.join(base, `${name}-oshome`);
+  fs.mkdirSync(path.join(profile, 'Default'), { recursive: true });
+  fs.mkdirSync(fakeHome, { recursive: true });
+  if (userScripts) {
+    fs.writeFileSync(
+      path.join(profile, 'Default', 'Preferences'),
+      JSON.stringify({ extensions: { settings: { [EXTENSION_ID]: { user_scripts_enabled: true } } } }),
+    );
+  }
+  const env = { ...process.env, XIPE_UIUX_HOME: home, HOME: fakeHome };
+  execFileSync(process.execPath, [CLI, 'install', '--user-data-dir', profile, '--workspace', workspace], {
+    env,
+    stdio: 'ignore',
+  });
+  const browser = await puppeteer.launch({
+    executablePath: chromePath(),
+    headless: true,
+    userDataDir: profile,
+    defaultViewport: null,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [
+      `--load-extension=${EXTENSION_DIR}`,
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--window-size=1280,800',
+    ],
+    env,
+  });
+  const hostPid = await waitForHost(home);
+  return {
+    browser,
+    home,
+    profile,
+    env,
+    hostPid,
+    browserURL: new URL(browser.wsEndpoint()).origin.replace('ws:', 'http:'),
+  };
+}
+
+export function hostDescriptors(home) {
+  const dir = runtimeDir(home);
+  let names = [];
+  try {
+    names = fs.readdirSync(dir).filter((n) => /^h-\d+\.json$/.test(n));
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => {
+    try {
+      return [JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8'))];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitForHost(home, { exceptPid = null, timeoutMs = 20_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const live = hostDescriptors(home).filter((d) => d.pid !== exceptPid && alive(d.pid));
+    if (live.length > 0) return live[0].pid;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no host appeared in ${runtimeDir(home)} within ${timeoutMs} ms`);
+}
+
+export async function startMcp({ home, workspace, env = {} }) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--workspace', workspace],
+    env: { ...process.env, ...env, XIPE_UIUX_HOME: home },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, pid: transport.pid };
+}
+
+/** Calls a tool and returns its JSON object; throws with the error object when isError. */
+export async function call(client, name, args, { allowError = false } = {}) {
+  const res = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
+  const obj = res.structuredContent ?? JSON.parse(res.content[0].text);
+  if (res.isError && !allowError) throw new Error(`${name} failed: ${JSON.stringify(obj).slice(0, 400)}`);
+  return { obj, res };
+}
+
+export function rssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
