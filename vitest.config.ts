@@ -15,6 +15,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          globalSetup: ['test/global-setup.ts'],
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
@@ -24,6 +25,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          globalSetup: ['test/global-setup.ts'],
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,

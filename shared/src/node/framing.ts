@@ -45,9 +45,16 @@ export class FrameReader {
   }
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 /** Decodes one payload into a JSON value; throws FrameError on invalid UTF-8 or JSON. */
 export function decodePayload(payload: Buffer): unknown {
-  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(payload);
+  let text: string;
+  try {
+    text = UTF8.decode(payload);
+  } catch {
+    throw new FrameError('frame is not valid UTF-8');
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -59,6 +66,11 @@ export function decodePayload(payload: Buffer): unknown {
 export function encodeFrame(message: unknown, maxFrameBytes: number): Buffer {
   const json = JSON.stringify(message);
   if (json === undefined) throw new FrameError('message is not JSON-serializable');
+  return encodeJsonFrame(json, maxFrameBytes);
+}
+
+/** Frames already-serialized JSON (lets a sender measure the text once and chunk it if too big). */
+export function encodeJsonFrame(json: string, maxFrameBytes: number): Buffer {
   const length = Buffer.byteLength(json, 'utf8');
   if (length > maxFrameBytes) {
     throw new FrameError(`message of ${length} bytes exceeds the ${maxFrameBytes}-byte cap`);

@@ -1,0 +1,30 @@
+import type { HostInfo } from '../../../shared/src/envelopes.js';
+import type { Config } from '../../../shared/src/node/config.js';
+import type { Logger } from '../../../shared/src/node/logger.js';
+
+/** Where a request to the host came from: an MCP server over the bridge, or the extension itself. */
+export type RequestSource = 'bridge' | 'extension';
+
+/** The narrow context every host handler gets; handlers touch nothing else (no module globals). */
+export interface HostHandlerContext {
+  readonly logger: Logger;
+  /** The per-user home (XIPE_UIUX_HOME or the platform default). */
+  readonly home: string;
+  /** config.json as it is now (re-read per request, so `install --workspace` takes effect at once). */
+  readonly config: Config;
+  readonly env: NodeJS.ProcessEnv;
+  readonly hostInfo: () => HostInfo;
+  /** The workspace an MCP client announced in its hello; undefined for the extension. */
+  readonly workspace: string | undefined;
+  readonly source: RequestSource;
+  /** Size of the request envelope's JSON as received, for payload caps. */
+  readonly payloadBytes: number;
+  /** Aborted when the requester goes away or the host shuts down. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Answers one command. `params` is unvalidated: the handler parses it with the command's schema
+ * (from shared/src/commands) and throws XipeError for anything the caller should see.
+ */
+export type HostHandler = (params: unknown, ctx: HostHandlerContext) => Promise<unknown>;

@@ -1,0 +1,508 @@
+import { COMMANDS, type CommandSpec } from '../../shared/src/commands/index.js';
+import { DEFAULT_TOOL_TIMEOUT_MS, PROTOCOL_VERSION } from '../../shared/src/constants.js';
+import {
+  Envelope,
+  type Event,
+  type ExtensionInfo,
+  type HostInfo,
+  type Request,
+  RequestId,
+  type Response,
+} from '../../shared/src/envelopes.js';
+import {
+  type ErrorCode,
+  type ErrorPayload,
+  toErrorPayload,
+  validationError,
+  XipeError,
+} from '../../shared/src/errors.js';
+import type { Logger } from '../../shared/src/node/logger.js';
+import type { HostHandler, HostHandlerContext, RequestSource } from './handlers/types.js';
+
+/**
+ * The host's switchboard, free of I/O so it is unit-tested with fakes: bridge clients' requests go
+ * to a host handler or are relayed to the extension under a host-side id; the extension's
+ * responses are mapped back to the client's own id; the extension's requests go to the same host
+ * handlers; its events are broadcast to every authenticated client.
+ */
+
+/** One authenticated bridge client, as the router sees it. */
+export interface ClientPort {
+  readonly id: number;
+  /** For logs: the name and pid the client gave in its hello. */
+  readonly label: string;
+  readonly workspace: string | undefined;
+  /** Throws when the message cannot be framed (over the bridge cap). */
+  send(message: Envelope): void;
+}
+
+/** The native link to the extension. */
+export interface ExtensionPort {
+  /** Throws XipeError PAYLOAD_TOO_LARGE when the message cannot be carried even in chunks. */
+  send(message: Envelope): void;
+}
+
+export interface RouterOptions {
+  logger: Logger;
+  extension: ExtensionPort;
+  handlers: Readonly<Record<string, HostHandler>>;
+  /** Builds a handler context from the per-request parts; the rest (home, config…) is the caller's. */
+  context: (request: RequestContextParts) => HostHandlerContext;
+  hostInfo: () => HostInfo;
+  /** Called after a fatal handshake failure on the native link has been answered. */
+  onFatal: (reason: string) => void;
+  commands?: Readonly<Record<string, CommandSpec>>;
+  /** Added to a request's timeout_ms so the extension's own, more precise TIMEOUT wins the race. */
+  relayMarginMs?: number;
+  /** Used when a request carries no timeout_ms. */
+  defaultTimeoutMs?: number;
+}
+
+export interface RequestContextParts {
+  source: RequestSource;
+  workspace: string | undefined;
+  payloadBytes: number;
+  signal: AbortSignal;
+}
+
+interface PendingRelay {
+  client: ClientPort;
+  clientRequestId: RequestId;
+  command: string;
+  timer: NodeJS.Timeout;
+}
+
+export const RELAY_TIMEOUT_MARGIN_MS = 1_000;
+
+export const EXTENSION_NOT_CONNECTED_MESSAGE =
+  'No browser extension is connected to this host. Open Chrome (or `x-ipe-uiux start`) with the ' +
+  'X-IPE UI/UX Reference extension enabled, then retry; `x-ipe-uiux doctor` shows which link is broken.';
+
+export function failure(id: RequestId, error: ErrorPayload): Response {
+  return { type: 'response', id, ok: false, error };
+}
+
+function failureOf(
+  id: RequestId,
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): Response {
+  return failure(id, new XipeError(code, message, details).toPayload());
+}
+
+export class Router {
+  private readonly commands: Readonly<Record<string, CommandSpec>>;
+  private readonly relayMarginMs: number;
+  private readonly defaultTimeoutMs: number;
+  private readonly clients = new Map<ClientPort, AbortController>();
+  private readonly pending = new Map<number, PendingRelay>();
+  private extensionAbort = new AbortController();
+  private extensionInfoValue: ExtensionInfo | null = null;
+  private connected = false;
+  private nextRelayId = 1;
+  private stopped = false;
+
+  constructor(private readonly options: RouterOptions) {
+    this.commands = options.commands ?? COMMANDS;
+    this.relayMarginMs = options.relayMarginMs ?? RELAY_TIMEOUT_MARGIN_MS;
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  }
+
+  get extensionConnected(): boolean {
+    return this.connected;
+  }
+
+  get extensionInfo(): ExtensionInfo | null {
+    return this.extensionInfoValue;
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  // ── extension side ────────────────────────────────────────────────────────────────────────
+
+  handleExtensionEnvelope(envelope: Envelope, payloadBytes: number): void {
+    if (this.stopped) return;
+    switch (envelope.type) {
+      case 'hello':
+        this.onExtensionHello(envelope);
+        return;
+      case 'request':
+        void this.onExtensionRequest(envelope, payloadBytes);
+        return;
+      case 'response':
+        this.onExtensionResponse(envelope);
+        return;
+      case 'event':
+        if (!this.connected) {
+          this.options.logger.warn('dropped an event sent before the extension hello', {
+            event: envelope.event,
+          });
+          return;
+        }
+        this.broadcast(envelope);
+        return;
+      case 'error':
+        this.options.logger.warn('extension reported a link error', {
+          code: envelope.error.code,
+          message: envelope.error.message,
+        });
+        return;
+      case 'ping':
+        return; // it only keeps the service worker alive
+      case 'chunk':
+        return; // reassembled by the native link before it reaches us
+    }
+  }
+
+  /** A frame from the extension that is JSON but not an envelope: answer it if it was a request. */
+  handleExtensionInvalid(raw: unknown, error: string): void {
+    this.options.logger.warn('ignored an invalid message from the extension', { error });
+    const id = requestIdOf(raw);
+    if (id !== null) {
+      this.sendToExtension(failureOf(id, 'VALIDATION_ERROR', `Invalid message: ${error}`));
+    }
+  }
+
+  /** The native link is gone (or the host is stopping): nothing can be relayed any more. */
+  extensionGone(reason: string): void {
+    if (this.connected) this.options.logger.info('extension disconnected', { reason });
+    this.connected = false;
+    this.extensionAbort.abort();
+    this.extensionAbort = new AbortController();
+    for (const [relayId, entry] of this.pending) {
+      this.pending.delete(relayId);
+      clearTimeout(entry.timer);
+      this.sendToClient(
+        entry.client,
+        failureOf(
+          entry.clientRequestId,
+          'EXTENSION_NOT_CONNECTED',
+          `The extension went away (${reason}). ${EXTENSION_NOT_CONNECTED_MESSAGE}`,
+          {
+            command: entry.command,
+          },
+        ),
+      );
+    }
+  }
+
+  private onExtensionHello(hello: Extract<Envelope, { type: 'hello' }>): void {
+    if (hello.role !== 'extension' || hello.protocol !== PROTOCOL_VERSION) {
+      const message =
+        hello.role !== 'extension'
+          ? `Expected an extension hello on the native link, got role '${hello.role}'`
+          : `Protocol mismatch: the extension speaks version ${hello.protocol}, this host speaks ${PROTOCOL_VERSION}. ` +
+            'Rebuild/reinstall so the extension and `x-ipe-uiux install` come from the same version.';
+      this.options.logger.error('native link handshake failed', {
+        role: hello.role,
+        protocol: hello.protocol,
+      });
+      this.sendToExtension({ type: 'error', error: { code: 'PROTOCOL_ERROR', message } });
+      this.options.onFatal('protocol mismatch on the native link');
+      return;
+    }
+    const first = !this.connected;
+    this.extensionInfoValue = hello.extension;
+    this.connected = true;
+    this.options.logger.info(first ? 'extension connected' : 'extension said hello again', {
+      extension_id: hello.extension.id,
+      extension_version: hello.extension.version,
+      browser: hello.extension.browser.browser_id,
+      user_scripts_allowed: hello.extension.user_scripts_allowed,
+    });
+    this.sendToExtension({
+      type: 'hello',
+      role: 'host',
+      protocol: PROTOCOL_VERSION,
+      host: this.options.hostInfo(),
+    });
+  }
+
+  private onExtensionResponse(response: Response): void {
+    const relayId = typeof response.id === 'number' ? response.id : Number.NaN;
+    const entry = this.pending.get(relayId);
+    if (entry === undefined) {
+      this.options.logger.debug('dropped a late or unknown response from the extension', { id: response.id });
+      return;
+    }
+    this.pending.delete(relayId);
+    clearTimeout(entry.timer);
+    this.sendToClient(entry.client, { ...response, id: entry.clientRequestId });
+  }
+
+  private async onExtensionRequest(request: Request, payloadBytes: number): Promise<void> {
+    if (!this.connected) {
+      this.sendToExtension(
+        failureOf(request.id, 'PROTOCOL_ERROR', 'Send the extension hello before any request'),
+      );
+      return;
+    }
+    const spec = this.commandSpec(request.command);
+    if (spec === undefined) {
+      this.sendToExtension(this.unknownCommand(request));
+      return;
+    }
+    if (spec.handledBy !== 'host') {
+      this.sendToExtension(
+        failureOf(
+          request.id,
+          'VALIDATION_ERROR',
+          `'${request.command}' is handled by the extension, not the host`,
+        ),
+      );
+      return;
+    }
+    const response = await this.runHandler(request, {
+      source: 'extension',
+      workspace: undefined,
+      payloadBytes,
+      signal: this.extensionAbort.signal,
+    });
+    this.sendToExtension(response);
+  }
+
+  // ── bridge side ───────────────────────────────────────────────────────────────────────────
+
+  addClient(client: ClientPort): void {
+    this.clients.set(client, new AbortController());
+  }
+
+  /** A client went away: forget what it was waiting for (a late answer is dropped). */
+  removeClient(client: ClientPort): void {
+    const abort = this.clients.get(client);
+    if (abort === undefined) return;
+    this.clients.delete(client);
+    abort.abort();
+    let dropped = 0;
+    for (const [relayId, entry] of this.pending) {
+      if (entry.client !== client) continue;
+      this.pending.delete(relayId);
+      clearTimeout(entry.timer);
+      dropped += 1;
+    }
+    if (dropped > 0)
+      this.options.logger.info('dropped pending requests of a departed client', {
+        client: client.id,
+        dropped,
+      });
+  }
+
+  /** One decoded frame from an authenticated client. */
+  handleClientValue(client: ClientPort, value: unknown, payloadBytes: number): void {
+    if (this.stopped || !this.clients.has(client)) return;
+    const parsed = Envelope.safeParse(value);
+    if (!parsed.success) {
+      const id = requestIdOf(value);
+      this.options.logger.warn('ignored an invalid message from a bridge client', { client: client.id });
+      if (id !== null)
+        this.sendToClient(client, failure(id, validationError(parsed.error, 'request').toPayload()));
+      return;
+    }
+    const envelope = parsed.data;
+    if (envelope.type === 'request') {
+      void this.onClientRequest(client, envelope, payloadBytes);
+    } else if (envelope.type !== 'ping') {
+      this.options.logger.debug('ignored a non-request message from a bridge client', {
+        client: client.id,
+        type: envelope.type,
+      });
+    }
+  }
+
+  private async onClientRequest(client: ClientPort, request: Request, payloadBytes: number): Promise<void> {
+    const spec = this.commandSpec(request.command);
+    if (spec === undefined) {
+      this.sendToClient(client, this.unknownCommand(request));
+      return;
+    }
+    if (spec.handledBy === 'host') {
+      const abort = this.clients.get(client);
+      if (abort === undefined) return;
+      const response = await this.runHandler(request, {
+        source: 'bridge',
+        workspace: client.workspace,
+        payloadBytes,
+        signal: abort.signal,
+      });
+      if (this.clients.has(client)) this.sendToClient(client, response);
+      return;
+    }
+    const params = spec.params.safeParse(request.params ?? {});
+    if (!params.success) {
+      this.sendToClient(
+        client,
+        failure(request.id, validationError(params.error, `${request.command} params`).toPayload()),
+      );
+      return;
+    }
+    this.relay(client, request);
+  }
+
+  private relay(client: ClientPort, request: Request): void {
+    if (!this.connected) {
+      this.sendToClient(
+        client,
+        failureOf(request.id, 'EXTENSION_NOT_CONNECTED', EXTENSION_NOT_CONNECTED_MESSAGE, {
+          command: request.command,
+        }),
+      );
+      return;
+    }
+    const relayId = this.nextRelayId++;
+    const waitMs =
+      request.timeout_ms !== undefined ? request.timeout_ms + this.relayMarginMs : this.defaultTimeoutMs;
+    const timer = setTimeout(() => {
+      if (!this.pending.delete(relayId)) return;
+      this.options.logger.warn('relayed request timed out', {
+        client: client.id,
+        command: request.command,
+        wait_ms: waitMs,
+      });
+      this.sendToClient(
+        client,
+        failureOf(
+          request.id,
+          'TIMEOUT',
+          `The extension did not answer '${request.command}' within ${waitMs} ms. The page or browser may be busy: ` +
+            'retry, or pass a larger timeout_ms.',
+          { command: request.command, timeout_ms: waitMs },
+        ),
+      );
+    }, waitMs);
+    timer.unref();
+    this.pending.set(relayId, { client, clientRequestId: request.id, command: request.command, timer });
+    const forwarded: Request = {
+      type: 'request',
+      id: relayId,
+      command: request.command,
+      params: request.params ?? {},
+    };
+    if (request.timeout_ms !== undefined) forwarded.timeout_ms = request.timeout_ms;
+    try {
+      this.options.extension.send(forwarded);
+    } catch (err) {
+      this.pending.delete(relayId);
+      clearTimeout(timer);
+      this.options.logger.warn('could not relay a request to the extension', {
+        command: request.command,
+        error: (err as Error).message,
+      });
+      this.sendToClient(client, failure(request.id, toErrorPayload(err)));
+    }
+  }
+
+  private broadcast(event: Event): void {
+    for (const client of this.clients.keys()) {
+      try {
+        client.send(event);
+      } catch (err) {
+        this.options.logger.warn('could not forward an event to a bridge client', {
+          client: client.id,
+          event: event.event,
+          error: (err as Error).message,
+        });
+      }
+    }
+  }
+
+  // ── shared ────────────────────────────────────────────────────────────────────────────────
+
+  private async runHandler(request: Request, parts: RequestContextParts): Promise<Response> {
+    const handler = Object.hasOwn(this.options.handlers, request.command)
+      ? this.options.handlers[request.command]
+      : undefined;
+    if (handler === undefined) {
+      return failureOf(request.id, 'INTERNAL_ERROR', `The host has no handler for '${request.command}'`);
+    }
+    try {
+      const result = await handler(request.params, this.options.context(parts));
+      return { type: 'response', id: request.id, ok: true, result };
+    } catch (err) {
+      const payload = toErrorPayload(err);
+      if (err instanceof XipeError) {
+        this.options.logger.info('host handler failed', { command: request.command, code: payload.code });
+      } else {
+        this.options.logger.error('host handler crashed', {
+          command: request.command,
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        });
+      }
+      return failure(request.id, payload);
+    }
+  }
+
+  /** Stops routing: pending relays fail with EXTENSION_NOT_CONNECTED, handlers are aborted. */
+  stop(reason: string): void {
+    if (this.stopped) return;
+    this.extensionGone(reason);
+    this.stopped = true;
+    for (const abort of this.clients.values()) abort.abort();
+  }
+
+  private commandSpec(command: string): CommandSpec | undefined {
+    return Object.hasOwn(this.commands, command) ? this.commands[command] : undefined;
+  }
+
+  private unknownCommand(request: Request): Response {
+    return failureOf(request.id, 'VALIDATION_ERROR', `Unknown command '${request.command}'`, {
+      command: request.command,
+      known: Object.keys(this.commands),
+    });
+  }
+
+  private sendToClient(client: ClientPort, response: Response): void {
+    try {
+      client.send(response);
+    } catch (err) {
+      this.options.logger.warn('could not send a response to a bridge client', {
+        client: client.id,
+        error: (err as Error).message,
+      });
+      try {
+        client.send(
+          failureOf(
+            response.id,
+            'PAYLOAD_TOO_LARGE',
+            `The response could not be sent: ${(err as Error).message}`,
+          ),
+        );
+      } catch {
+        // the client is gone; nothing more to do
+      }
+    }
+  }
+
+  private sendToExtension(message: Envelope): void {
+    try {
+      this.options.extension.send(message);
+    } catch (err) {
+      this.options.logger.warn('could not send a message to the extension', {
+        error: (err as Error).message,
+      });
+      const id = message.type === 'response' ? message.id : null;
+      if (id !== null) {
+        try {
+          this.options.extension.send(failure(id, toErrorPayload(err)));
+        } catch {
+          // nothing more we can do on this link
+        }
+      }
+    }
+  }
+}
+
+/** The id of something that looks like a request, so even an invalid one gets an answer. */
+function requestIdOf(raw: unknown): RequestId | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const record = raw as Record<string, unknown>;
+  if (record.type !== 'request') return null;
+  const id = RequestId.safeParse(record.id);
+  return id.success ? id.data : null;
+}

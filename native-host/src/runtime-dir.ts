@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
+
+/**
+ * The per-user runtime directory holds host sockets and their descriptors. Anyone who can enter
+ * it can talk to the hosts (the token still has to match), so it must be ours alone: a real
+ * directory (not a symlink someone planted), owned by us, no group/other permission bits.
+ */
+
+export class RuntimeDirError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RuntimeDirError';
+  }
+}
+
+export interface PrepareOptions {
+  platform?: NodeJS.Platform;
+  uid?: number;
+}
+
+/** Creates the runtime dir (0700) if missing and checks it is safe to use. Returns whether it created it. */
+export function prepareRuntimeDir(dir: string, options: PrepareOptions = {}): { created: boolean } {
+  const platform = options.platform ?? process.platform;
+  let created = false;
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+    created = true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+      return prepareRuntimeDir(dir, options);
+    }
+    if (code !== 'EEXIST') throw err;
+  }
+  // Mode bits and uids mean nothing for the pipe namespace on Windows; the dir only holds descriptors.
+  if (platform === 'win32') return { created };
+  if (created) fs.chmodSync(dir, 0o700); // the umask may have left it looser or tighter than asked
+  const stat = fs.lstatSync(dir);
+  if (stat.isSymbolicLink() || !stat.isDirectory()) {
+    throw new RuntimeDirError(
+      `${dir} is not a real directory (symlink or file); remove it and restart the host`,
+    );
+  }
+  const uid = options.uid ?? (typeof process.getuid === 'function' ? process.getuid() : stat.uid);
+  if (stat.uid !== uid) {
+    throw new RuntimeDirError(
+      `${dir} is owned by uid ${stat.uid}, not by this user (${uid}); remove it and restart`,
+    );
+  }
+  if ((stat.mode & 0o077) !== 0) {
+    throw new RuntimeDirError(
+      `${dir} is accessible by other users (mode ${(stat.mode & 0o777).toString(8)}); run \`chmod 700 ${dir}\` and restart`,
+    );
+  }
+  return { created };
+}
+
+/** `process.kill(pid, 0)`: ESRCH means no such process; EPERM means it exists but is not ours. */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+const ENDPOINT_FILE = /^h-(\d+)\.(json|sock)$/;
+
+/** Removes sockets/descriptors left by hosts that died without cleaning up. Returns the removed paths. */
+export function removeStaleEndpoints(
+  dir: string,
+  ownPid: number,
+  isAlive: (pid: number) => boolean = pidAlive,
+): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  const verdicts = new Map<number, boolean>();
+  for (const name of names) {
+    const match = ENDPOINT_FILE.exec(name);
+    if (match === null) continue;
+    const pid = Number(match[1]);
+    if (pid === ownPid) continue;
+    let alive = verdicts.get(pid);
+    if (alive === undefined) {
+      alive = isAlive(pid);
+      verdicts.set(pid, alive);
+    }
+    if (alive) continue;
+    const file = path.join(dir, name);
+    try {
+      fs.unlinkSync(file);
+      removed.push(file);
+    } catch {
+      // another process cleaned it up first
+    }
+  }
+  return removed;
+}
+
+/** Writes the descriptor atomically (temp file in the same directory, then rename), mode 0600. */
+export function writeDescriptor(file: string, descriptor: EndpointDescriptor): void {
+  const data = EndpointDescriptor.parse(descriptor);
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    fs.writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Unlinks a file, ignoring one that is already gone. */
+export function removeQuietly(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}
