@@ -112,6 +112,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       link?.stopReading();
       router.stop(reason);
       const flushTimeoutMs = options.flushTimeoutMs ?? 2_000;
+      // A save that is half-way through finishes (and is answered) before the clients are closed.
+      await withTimeout(router.settled(), flushTimeoutMs);
       await withTimeout(
         Promise.all([bridge?.close() ?? Promise.resolve(), link?.flush() ?? Promise.resolve()]),
         flushTimeoutMs,

@@ -87,7 +87,15 @@ export class NativeLink {
       );
     }
     // Encode every piece before writing any, so a failure never leaves a partial stream behind.
-    const frames = chunks.map((chunk) => encodeJsonFrame(JSON.stringify(chunk), this.maxOutboundBytes));
+    let frames: Buffer[];
+    try {
+      frames = chunks.map((chunk) => encodeJsonFrame(JSON.stringify(chunk), this.maxOutboundBytes));
+    } catch (err) {
+      throw new XipeError(
+        'PAYLOAD_TOO_LARGE',
+        `Message cannot be chunked for the extension link: ${(err as Error).message}`,
+      );
+    }
     for (const frame of frames) this.channel.writeFrame(frame);
     this.options.logger.debug('sent chunked message', { stream, chunks: frames.length });
   }

@@ -97,6 +97,7 @@ export class Router {
   private readonly defaultTimeoutMs: number;
   private readonly clients = new Map<ClientPort, AbortController>();
   private readonly pending = new Map<number, PendingRelay>();
+  private readonly inFlight = new Set<Promise<Response>>();
   private extensionAbort = new AbortController();
   private extensionInfoValue: ExtensionInfo | null = null;
   private connected = false;
@@ -421,9 +422,29 @@ export class Router {
     if (handler === undefined) {
       return failureOf(request.id, 'INTERNAL_ERROR', `The host has no handler for '${request.command}'`);
     }
+    const running = this.invoke(handler, request, parts);
+    this.inFlight.add(running);
+    try {
+      return await running;
+    } finally {
+      this.inFlight.delete(running);
+    }
+  }
+
+  /** Resolves when every host handler running now has finished (shutdown lets saves complete). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async invoke(
+    handler: HostHandler,
+    request: Request,
+    parts: RequestContextParts,
+  ): Promise<Response> {
     try {
       const result = await handler(request.params, this.options.context(parts));
-      return { type: 'response', id: request.id, ok: true, result };
+      // `result` must be present on the wire (JSON drops undefined; receivers require the key).
+      return { type: 'response', id: request.id, ok: true, result: result ?? null };
     } catch (err) {
       const payload = toErrorPayload(err);
       if (err instanceof XipeError) {

@@ -11,7 +11,8 @@ export function splitIntoChunks(json: string, stream: string, chunkChars = CHUNK
   while (start < json.length) {
     let end = Math.min(start + chunkChars, json.length);
     const last = json.charCodeAt(end - 1);
-    if (end < json.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    // (unless the piece is that one unit: with chunkChars 1 the pair must be cut, or we never advance)
+    if (end < json.length && end - 1 > start && last >= 0xd800 && last <= 0xdbff) end -= 1;
     pieces.push(json.slice(start, end));
     start = end;
   }

@@ -415,7 +415,7 @@ export class FakeExtension {
   private async answer(request: Request, handler: FakeHandler): Promise<void> {
     try {
       const result = await handler(request.params, request);
-      this.send({ type: 'response', id: request.id, ok: true, result });
+      this.send({ type: 'response', id: request.id, ok: true, result: result ?? null });
     } catch (err) {
       this.send({ type: 'response', id: request.id, ok: false, error: toErrorPayload(err) });
     }

@@ -327,6 +327,24 @@ describe('x-ipe-uiux host (real process)', () => {
     }
   });
 
+  it('refuses a runtime dir others can enter, yet keeps serving the extension', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-h-'));
+    try {
+      fs.mkdirSync(runtimeDir(home), { recursive: true });
+      fs.chmodSync(runtimeDir(home), 0o755);
+      const ext = await startHost({ home });
+      expect(ext.hostInfo?.endpoint).toBe('');
+      expect(fs.readdirSync(runtimeDir(home))).toEqual([]);
+      expect(await ext.request('host_status', {})).toMatchObject({ ok: true, result: { endpoint: '' } });
+      expect(ext.logEntries().some((e) => e.level === 'error' && String(e.error).includes('chmod 700'))).toBe(
+        true,
+      );
+      await ext.dispose();
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('lets a handler error reach the client as a failure response', async () => {
     const ext = await startHost({
       handlers: {

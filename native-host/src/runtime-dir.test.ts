@@ -1,0 +1,147 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
+import {
+  pidAlive,
+  prepareRuntimeDir,
+  RuntimeDirError,
+  removeStaleEndpoints,
+  writeDescriptor,
+} from './runtime-dir.js';
+
+const posix = process.platform !== 'win32';
+let base: string;
+
+beforeEach(() => {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-rt-'));
+});
+afterEach(() => {
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+const mode = (p: string) => fs.statSync(p).mode & 0o777;
+
+describe.runIf(posix)('prepareRuntimeDir', () => {
+  it('creates the dir 0700 (and missing parents) whatever the umask', () => {
+    const dir = path.join(base, 'home', 'run');
+    const previous = process.umask(0o000);
+    try {
+      expect(prepareRuntimeDir(dir)).toEqual({ created: true });
+    } finally {
+      process.umask(previous);
+    }
+    expect(mode(dir)).toBe(0o700);
+  });
+
+  it('accepts an existing private dir', () => {
+    const dir = path.join(base, 'run');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    expect(prepareRuntimeDir(dir)).toEqual({ created: false });
+  });
+
+  it('refuses an existing dir others can enter, and does not loosen or fix it silently', () => {
+    const dir = path.join(base, 'run');
+    fs.mkdirSync(dir);
+    fs.chmodSync(dir, 0o755);
+    expect(() => prepareRuntimeDir(dir)).toThrow(RuntimeDirError);
+    expect(() => prepareRuntimeDir(dir)).toThrow(/chmod 700/);
+    expect(mode(dir)).toBe(0o755);
+  });
+
+  it('refuses a symlink, even to a private dir', () => {
+    const real = path.join(base, 'real');
+    fs.mkdirSync(real, { mode: 0o700 });
+    const link = path.join(base, 'run');
+    fs.symlinkSync(real, link);
+    expect(() => prepareRuntimeDir(link)).toThrow(/not a real directory/);
+  });
+
+  it('refuses a plain file in its place', () => {
+    const file = path.join(base, 'run');
+    fs.writeFileSync(file, '');
+    expect(() => prepareRuntimeDir(file)).toThrow(RuntimeDirError);
+  });
+
+  it('refuses a dir owned by someone else', () => {
+    const dir = path.join(base, 'run');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    const me = fs.statSync(dir).uid;
+    expect(() => prepareRuntimeDir(dir, { uid: me + 1 })).toThrow(/owned by uid/);
+  });
+});
+
+describe('removeStaleEndpoints', () => {
+  it('removes sockets and descriptors of dead pids only, and leaves other files alone', () => {
+    const names = [
+      'h-100.json',
+      'h-100.sock',
+      'h-200.json',
+      'h-200.sock',
+      'h-300.json',
+      'notes.txt',
+      'h-x.json',
+    ];
+    for (const name of names) fs.writeFileSync(path.join(base, name), '');
+    const asked: number[] = [];
+    const removed = removeStaleEndpoints(base, 300, (pid) => {
+      asked.push(pid);
+      return pid === 200;
+    });
+    expect(removed.map((p) => path.basename(p)).sort()).toEqual(['h-100.json', 'h-100.sock']);
+    expect(fs.readdirSync(base).sort()).toEqual([
+      'h-200.json',
+      'h-200.sock',
+      'h-300.json',
+      'h-x.json',
+      'notes.txt',
+    ]);
+    expect(asked.sort()).toEqual([100, 200]); // once per pid, never our own
+  });
+
+  it('tolerates a missing dir', () => {
+    expect(removeStaleEndpoints(path.join(base, 'absent'), 1)).toEqual([]);
+  });
+});
+
+describe('pidAlive', () => {
+  it('knows our own pid is alive and a reaped one is not', async () => {
+    expect(pidAlive(process.pid)).toBe(true);
+    const { spawnSync } = await import('node:child_process');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    expect(pidAlive(dead)).toBe(false);
+  });
+});
+
+describe('writeDescriptor', () => {
+  const descriptor: EndpointDescriptor = {
+    pid: 12,
+    endpoint: '/tmp/x/h-12.sock',
+    protocol: 1,
+    host_version: '0.1.0',
+    started_at: '2026-01-01T00:00:00.000Z',
+  };
+
+  it('writes a parseable descriptor with mode 0600 and leaves no temp file', () => {
+    const file = path.join(base, 'h-12.json');
+    writeDescriptor(file, descriptor);
+    expect(EndpointDescriptor.parse(JSON.parse(fs.readFileSync(file, 'utf8')))).toEqual(descriptor);
+    if (posix) expect(mode(file)).toBe(0o600);
+    expect(fs.readdirSync(base)).toEqual(['h-12.json']);
+  });
+
+  it('replaces an existing descriptor atomically', () => {
+    const file = path.join(base, 'h-12.json');
+    fs.writeFileSync(file, 'old');
+    writeDescriptor(file, { ...descriptor, protocol: 2 });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).protocol).toBe(2);
+    expect(fs.readdirSync(base)).toEqual(['h-12.json']);
+  });
+
+  it('refuses an invalid descriptor without writing anything', () => {
+    const file = path.join(base, 'h-12.json');
+    expect(() => writeDescriptor(file, { ...descriptor, pid: -1 })).toThrow();
+    expect(fs.readdirSync(base)).toEqual([]);
+  });
+});
