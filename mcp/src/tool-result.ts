@@ -1,0 +1,43 @@
+import { type ErrorCode, ErrorPayload, XipeError } from '../../shared/src/errors.js';
+import type { CallToolResult } from './sdk.js';
+
+/** The failure object every tool returns (DESIGN §5, contract). */
+export interface ToolErrorObject {
+  error: ErrorCode;
+  message: string;
+  details: Record<string, unknown>;
+  tool_name: string;
+}
+
+/** A handler's success object → one JSON text item plus the same object as structuredContent. */
+export function successResult(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+}
+
+/**
+ * Any thrown value → the contract's error object. XipeError (or an error payload relayed as a
+ * plain object) keeps its code, message and details; anything else is a bug on our side and
+ * becomes INTERNAL_ERROR with its message only (no stack, no arguments).
+ */
+export function toToolError(err: unknown, toolName: string): ToolErrorObject {
+  const relayed = err instanceof XipeError ? err.toPayload() : ErrorPayload.safeParse(err).data;
+  if (relayed !== undefined) {
+    return { error: relayed.code, message: relayed.message, details: relayed.details ?? {}, tool_name: toolName };
+  }
+  const reason = err instanceof Error ? err.message : String(err);
+  return {
+    error: 'INTERNAL_ERROR',
+    message: `Internal error in ${toolName}: ${reason}. This is a bug in x-ipe-uiux: retry once; if it persists, report it with the MCP server log (bridge_status lists the log files).`,
+    details: {},
+    tool_name: toolName,
+  };
+}
+
+export function errorResult(err: unknown, toolName: string): CallToolResult {
+  const obj = toToolError(err, toolName);
+  return {
+    content: [{ type: 'text', text: JSON.stringify(obj) }],
+    structuredContent: { ...obj },
+    isError: true,
+  };
+}

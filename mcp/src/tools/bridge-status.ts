@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { PROTOCOL_VERSION } from '../../../shared/src/constants.js';
+import { PACKAGE_VERSION } from '../../../shared/src/node/version.js';
+import type { BridgeReport } from '../bridge.js';
+import { defineTool } from './define-tool.js';
+
+export const ALLOW_USER_SCRIPTS_HINT =
+  "open chrome://extensions → X-IPE UI/UX Reference → Details → enable 'Allow User Scripts'";
+export const NO_HOST_HINT =
+  'open Chrome/Chromium with the X-IPE extension (or run `x-ipe-uiux start`), then check `x-ipe-uiux doctor`';
+
+export const bridgeStatusTool = defineTool({
+  name: 'bridge_status',
+  description:
+    'Report the state of every link: native hosts found (descriptor, pid, endpoint, reachable or why not), ' +
+    'browser and extension versions, protocol versions, whether user scripts are allowed, the workspace, the ' +
+    'per-user home and the log files, plus a short summary of what works and what to do. Never fails.',
+  inputSchema: z.strictObject({}),
+  annotations: { title: 'Bridge status', readOnlyHint: true, openWorldHint: false },
+  async handler(_args, ctx) {
+    const report = await ctx.bridge.status({ signal: ctx.signal });
+    const { summary, nextSteps } = summarise(report);
+    return {
+      summary,
+      next_steps: nextSteps,
+      mcp: { name: 'x-ipe-app-and-agent-interaction', version: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, pid: process.pid },
+      workspace: { path: ctx.workspace, has_ideas_folder: fs.existsSync(path.join(ctx.workspace, 'x-ipe-docs', 'ideas')) },
+      home: report.home,
+      runtime_dir: report.runtime_dir,
+      token: { file: report.token_file, present: report.token_present },
+      hosts: report.hosts,
+      log_files: {
+        mcp: ctx.logger.file,
+        hosts: report.hosts.flatMap((h) => (h.host !== null ? [h.host.log_file] : [])),
+      },
+    };
+  },
+});
+
+/** One line per fact, then what to do; pure so it is tested on its own. */
+export function summarise(report: BridgeReport): { summary: string; nextSteps: string[] } {
+  const reachable = report.hosts.filter((h) => h.reachable && h.host !== null);
+  const nextSteps: string[] = [];
+  if (reachable.length === 0) {
+    const unreachable = report.hosts.filter((h) => !h.reachable && h.pid_alive);
+    const why = unreachable.map((h) => `${h.descriptor_path}: ${h.error?.message ?? 'unreachable'}`);
+    nextSteps.push(`No native host is reachable in ${report.runtime_dir} (XIPE_UIUX_HOME=${report.home}): ${NO_HOST_HINT}.`);
+    if (!report.token_present) nextSteps.push(`No token at ${report.token_file}: run \`x-ipe-uiux install\`.`);
+    return {
+      summary:
+        why.length > 0
+          ? `No usable browser link. Hosts found but not usable: ${why.join('; ')}`
+          : 'No browser is connected: no live native host was found.',
+      nextSteps,
+    };
+  }
+  const lines: string[] = [];
+  for (const link of reachable) {
+    const host = link.host;
+    if (host === null) continue;
+    const ext = host.extension;
+    if (!host.extension_connected || ext === null) {
+      lines.push(`host pid ${host.pid}: reachable, but no extension is connected`);
+      nextSteps.push(
+        `Host pid ${host.pid} has no extension attached: reload the X-IPE extension in that browser (or run \`x-ipe-uiux start\`).`,
+      );
+      continue;
+    }
+    lines.push(
+      `${ext.browser.browser_id} (${ext.browser.name} ${ext.browser.version}, extension ${ext.version}, host pid ${host.pid}): ` +
+        `connected, user scripts ${ext.user_scripts_allowed ? 'allowed' : 'NOT allowed'}`,
+    );
+    if (!ext.user_scripts_allowed) {
+      nextSteps.push(
+        `${ext.browser.browser_id}: user scripts are not allowed, so inject_script cannot run on pages whose CSP forbids inline script: ${ALLOW_USER_SCRIPTS_HINT}.`,
+      );
+    }
+    if (host.protocol !== PROTOCOL_VERSION) {
+      nextSteps.push(`Host pid ${host.pid} speaks protocol ${host.protocol}, this server ${PROTOCOL_VERSION}: update both to the same version.`);
+    }
+  }
+  for (const link of report.hosts.filter((h) => !h.reachable && h.pid_alive)) {
+    lines.push(`host pid ${link.pid ?? '?'}: not reachable (${link.error?.code ?? 'unknown'})`);
+    if (link.error !== null) nextSteps.push(link.error.message);
+  }
+  return { summary: lines.join('; '), nextSteps };
+}

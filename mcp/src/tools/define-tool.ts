@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { Logger } from '../../../shared/src/node/logger.js';
+import type { BridgeClient } from '../bridge.js';
+
+/** The narrow context a handler gets; nothing else (no module globals, no SDK objects). */
+export interface ToolContext {
+  bridge: BridgeClient;
+  /** Absolute workspace root the server was started for (`--workspace`, default cwd). */
+  workspace: string;
+  logger: Logger;
+  /** Aborted when the client cancels the call or the server shuts down. */
+  signal: AbortSignal;
+  toolName: string;
+}
+
+/** MCP tool annotations (hints for clients; see the MCP spec). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/**
+ * A tool is a data object: `server.ts` registers it, tests call `handler` directly. The handler
+ * returns the success object (the server serialises it); it throws XipeError for failures, which
+ * `tool-result.ts` maps to the `{error, message, details, tool_name}` shape.
+ */
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly description: string;
+  /** Validated by the server before the handler runs (invalid → VALIDATION_ERROR naming the field). */
+  readonly inputSchema: S;
+  readonly annotations?: ToolAnnotations;
+  // Method syntax on purpose: lets tools with different schemas share one registry array.
+  handler(args: z.output<S>, ctx: ToolContext): Promise<Record<string, unknown>>;
+}
+
+export interface ToolSpec<S extends z.ZodObject> {
+  name: string;
+  description: string;
+  /** A zod object (use `z.strictObject` to refuse unknown arguments) or a raw shape. */
+  inputSchema: S;
+  annotations?: ToolAnnotations;
+  handler(args: z.output<S>, ctx: ToolContext): Promise<Record<string, unknown>>;
+}
+
+export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolDefinition<S>;
+export function defineTool<Shape extends z.ZodRawShape>(
+  spec: Omit<ToolSpec<z.ZodObject<Shape>>, 'inputSchema'> & { inputSchema: Shape },
+): ToolDefinition<z.ZodObject<Shape>>;
+export function defineTool(
+  spec: Omit<ToolSpec<z.ZodObject>, 'inputSchema'> & { inputSchema: z.ZodObject | z.ZodRawShape },
+): ToolDefinition {
+  if (!/^[a-z][a-z0-9_]*$/.test(spec.name)) throw new Error(`tool name '${spec.name}' must be snake_case`);
+  const inputSchema = spec.inputSchema instanceof z.ZodObject ? spec.inputSchema : z.object(spec.inputSchema);
+  return { ...spec, inputSchema };
+}
+
+/** Any registered tool, whatever its schema. */
+export type AnyTool = ToolDefinition<z.ZodObject>;

@@ -1,0 +1,180 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { InjectScriptParams, type TabTarget, TabTarget as TabTargetSchema } from '../../../shared/src/commands/index.js';
+import { XipeError } from '../../../shared/src/errors.js';
+import type { BridgeClient } from '../bridge.js';
+import { listAllTabs } from '../tab-list.js';
+import { defineTool } from './define-tool.js';
+
+/** Scripts above this are refused before reading (the bridge frame cap leaves room for JSON escaping). */
+export const MAX_SCRIPT_BYTES = 32 * 1024 * 1024;
+
+const InjectScriptArgs = z
+  .strictObject({
+    file_path: z
+      .string()
+      .min(1)
+      .refine((p) => path.isAbsolute(p), 'must be an absolute path (the server does not guess a directory)')
+      .refine((p) => p.toLowerCase().endsWith('.js'), 'must name a .js file')
+      .describe('Absolute path of the .js file to run. The server reads it; its contents never appear in the result.'),
+    tab_id: TabTargetSchema.shape.tab_id.describe('Target tab id (from list_tabs).'),
+    url_contains: TabTargetSchema.shape.url_contains.describe('Target the tab whose URL contains this text.'),
+    page_index: z.number().int().nonnegative().optional().describe('Target by 0-based position in list_tabs order.'),
+    browser: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('browser_id (from list_tabs) when several browsers are connected.'),
+    cleanup_before: InjectScriptParams.shape.cleanup_before.describe(
+      'Remove an existing X-IPE toolbar and its injection guards before running.',
+    ),
+    world: InjectScriptParams.shape.world.describe("'main' (the page's own JS world, default) or 'isolated'."),
+    timeout_ms: InjectScriptParams.shape.timeout_ms.describe('How long the script may run (default 30000).'),
+  })
+  .superRefine((args, ctx) => {
+    const given = (['tab_id', 'url_contains', 'page_index'] as const).filter((k) => args[k] !== undefined);
+    if (given.length > 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [given[1] ?? 'page_index'],
+        message: `give at most one of tab_id, url_contains, page_index (got ${given.join(' and ')})`,
+      });
+    }
+  });
+
+export const injectScriptTool = defineTool({
+  name: 'inject_script',
+  description:
+    "Run a .js file in a tab of the user's browser and return its completion value (promises are awaited, like " +
+    'Runtime.evaluate with awaitPromise). Pass the absolute `file_path`; the file is read by the server and never ' +
+    'echoed. Target with one of `tab_id`, `url_contains`, `page_index` (see list_tabs); none = the active tab of ' +
+    'the last focused window. Works on pages whose CSP forbids inline script when user scripts are allowed.',
+  inputSchema: InjectScriptArgs,
+  annotations: { title: 'Inject a script into a tab', destructiveHint: true, openWorldHint: true },
+  async handler(args, ctx) {
+    const started = performance.now();
+    const code = await readScript(args.file_path);
+    const route = await resolveRoute(ctx.bridge, args, ctx.signal);
+    const result = await ctx.bridge.request(
+      'inject_script',
+      { code, world: args.world, cleanup_before: args.cleanup_before, target: route.target, timeout_ms: args.timeout_ms },
+      { ...(route.browser !== undefined ? { browser: route.browser } : {}), timeoutMs: args.timeout_ms, signal: ctx.signal },
+    );
+    return {
+      success: true,
+      returnValue: result.returnValue ?? null,
+      tab: { id: result.tab.id, url: result.tab.url, title: result.tab.title },
+      method: result.method,
+      bytes: Buffer.byteLength(code, 'utf8'),
+      elapsed_ms: Math.round(performance.now() - started),
+    };
+  },
+});
+
+async function readScript(filePath: string): Promise<string> {
+  try {
+    const stat = await fs.stat(filePath);
+    if (!stat.isFile()) {
+      throw new XipeError('VALIDATION_ERROR', `file_path is not a regular file: ${filePath}. Pass the path of a .js file.`, {
+        field: 'file_path',
+        file_path: filePath,
+      });
+    }
+    if (stat.size > MAX_SCRIPT_BYTES) {
+      throw new XipeError(
+        'PAYLOAD_TOO_LARGE',
+        `${filePath} is ${stat.size} bytes; scripts are limited to ${MAX_SCRIPT_BYTES} bytes. Split or minify it.`,
+        { file_path: filePath, bytes: stat.size, max_bytes: MAX_SCRIPT_BYTES },
+      );
+    }
+    return await fs.readFile(filePath, 'utf8');
+  } catch (err) {
+    if (err instanceof XipeError) throw err;
+    const code = (err as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+    const why = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`;
+    throw new XipeError(
+      'FILE_NOT_FOUND',
+      `Script file ${why}: ${filePath}. Pass the absolute path of an existing, readable .js file.`,
+      { file_path: filePath, reason: code },
+    );
+  }
+}
+
+interface Route {
+  browser?: string;
+  target: TabTarget;
+}
+
+interface RouteArgs {
+  tab_id?: number | undefined;
+  url_contains?: string | undefined;
+  page_index?: number | undefined;
+  browser?: string | undefined;
+}
+
+/**
+ * Decides which browser gets the command and with which target. One browser (or `browser` given)
+ * and no page_index: the target goes straight through (no extra round trip). Otherwise the merged
+ * list_tabs order resolves it.
+ */
+export async function resolveRoute(bridge: BridgeClient, args: RouteArgs, signal: AbortSignal): Promise<Route> {
+  const direct: TabTarget = {
+    ...(args.tab_id !== undefined ? { tab_id: args.tab_id } : {}),
+    ...(args.url_contains !== undefined ? { url_contains: args.url_contains } : {}),
+  };
+  if (args.page_index === undefined) {
+    if (args.browser !== undefined) return { browser: args.browser, target: direct };
+    const hosts = await bridge.hosts({ signal });
+    const withExtension = hosts.filter((h) => h.info.extension !== null);
+    if (hosts.length <= 1 || withExtension.length <= 1) return { target: direct };
+    if (args.tab_id === undefined && args.url_contains === undefined) {
+      const ids = withExtension.map((h) => h.info.extension?.browser.browser_id);
+      throw new XipeError(
+        'VALIDATION_ERROR',
+        `browser: ${ids.length} browsers are connected (${ids.join(', ')}); pass \`browser\` or a tab_id/url_contains/page_index target (see list_tabs).`,
+        { field: 'browser', connected_browsers: ids },
+      );
+    }
+  }
+  const { tabs } = await listAllTabs(bridge, { signal });
+  if (args.page_index !== undefined) {
+    const tab = tabs[args.page_index];
+    if (tab === undefined) {
+      throw new XipeError(
+        'TAB_NOT_FOUND',
+        `page_index ${args.page_index} is out of range: ${tabs.length} tab(s) are open${tabs.length > 0 ? ` (0–${tabs.length - 1})` : ''}. Call list_tabs and use one of its page_index values.`,
+        { page_index: args.page_index, tab_count: tabs.length },
+      );
+    }
+    if (args.browser !== undefined && args.browser !== tab.browser_id) {
+      throw new XipeError(
+        'VALIDATION_ERROR',
+        `browser: page_index ${args.page_index} is a tab of ${tab.browser_id}, not ${args.browser}. Drop \`browser\` or pick a page_index of that browser from list_tabs.`,
+        { field: 'browser', page_index: args.page_index, tab_browser: tab.browser_id },
+      );
+    }
+    return { browser: tab.browser_id, target: { tab_id: tab.tab_id } };
+  }
+  const matches = tabs.filter((t) =>
+    args.tab_id !== undefined ? t.tab_id === args.tab_id : t.url.includes(args.url_contains ?? ''),
+  );
+  const browsers = [...new Set(matches.map((t) => t.browser_id))];
+  const what = args.tab_id !== undefined ? `tab_id ${args.tab_id}` : `url_contains ${JSON.stringify(args.url_contains)}`;
+  const [only] = browsers;
+  if (only === undefined) {
+    throw new XipeError(
+      'TAB_NOT_FOUND',
+      `No tab matches ${what} in any connected browser. Call list_tabs to see the open tabs.`,
+      { ...direct, tab_count: tabs.length },
+    );
+  }
+  if (browsers.length > 1) {
+    throw new XipeError(
+      'VALIDATION_ERROR',
+      `browser: ${what} matches tabs in ${browsers.length} browsers (${browsers.join(', ')}); pass \`browser\` to choose one.`,
+      { field: 'browser', matching_browsers: browsers },
+    );
+  }
+  return { browser: only, target: direct };
+}
