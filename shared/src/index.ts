@@ -4,3 +4,4 @@ export * from './commands/index.js';
 export * from './constants.js';
 export * from './envelopes.js';
 export * from './errors.js';
+export * from './reference-data.js';

@@ -1,5 +1,9 @@
 import { HOST_STATUS } from '../../../shared/src/commands/host-status.js';
+import { LIST_IDEAS } from '../../../shared/src/commands/list-ideas.js';
+import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
 import { hostStatus } from './host-status.js';
+import { listIdeasHandler } from './list-ideas.js';
+import { saveReferenceHandler } from './save-reference.js';
 import type { HostHandler } from './types.js';
 
 export type { HostHandler, HostHandlerContext, RequestSource } from './types.js';
@@ -10,4 +14,6 @@ export type { HostHandler, HostHandlerContext, RequestSource } from './types.js'
  */
 export const HOST_HANDLERS: Record<string, HostHandler> = {
   [HOST_STATUS]: hostStatus,
+  [SAVE_REFERENCE]: saveReferenceHandler,
+  [LIST_IDEAS]: listIdeasHandler,
 };

@@ -1,11 +1,15 @@
 import type { z } from 'zod';
 import { HOST_STATUS, HostStatusParams, HostStatusResult } from './host-status.js';
 import { INJECT_SCRIPT, InjectScriptParams, InjectScriptResult } from './inject-script.js';
+import { LIST_IDEAS, ListIdeasParams, ListIdeasResult } from './list-ideas.js';
 import { LIST_TABS, ListTabsParams, ListTabsResult } from './list-tabs.js';
+import { SAVE_REFERENCE, SaveReferenceParams, SaveReferenceResult } from './save-reference.js';
 
 export * from './host-status.js';
 export * from './inject-script.js';
+export * from './list-ideas.js';
 export * from './list-tabs.js';
+export * from './save-reference.js';
 export * from './target.js';
 
 /** Who answers a command: relayed to the extension, or handled by the native host itself. */
@@ -22,6 +26,8 @@ export const COMMANDS = {
   [LIST_TABS]: { handledBy: 'extension', params: ListTabsParams, result: ListTabsResult },
   [INJECT_SCRIPT]: { handledBy: 'extension', params: InjectScriptParams, result: InjectScriptResult },
   [HOST_STATUS]: { handledBy: 'host', params: HostStatusParams, result: HostStatusResult },
+  [SAVE_REFERENCE]: { handledBy: 'host', params: SaveReferenceParams, result: SaveReferenceResult },
+  [LIST_IDEAS]: { handledBy: 'host', params: ListIdeasParams, result: ListIdeasResult },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

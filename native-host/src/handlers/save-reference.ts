@@ -1,0 +1,40 @@
+import {
+  SaveReferenceParams,
+  type SaveReferenceResult,
+} from '../../../shared/src/commands/save-reference.js';
+import { validationError } from '../../../shared/src/errors.js';
+import { maxPayloadBytes } from '../../../shared/src/node/config.js';
+import { checkPayloadSize, resolveWorkspace, saveReference } from '../idea-store/index.js';
+import type { HostHandler } from './types.js';
+
+/**
+ * `save_reference`: the one way reference data reaches an idea folder, from an MCP server or the
+ * toolbar. The size cap is checked on the request as received, before anything is parsed.
+ */
+export const saveReferenceHandler: HostHandler = async (params, ctx): Promise<SaveReferenceResult> => {
+  const maxBytes = maxPayloadBytes(ctx.config, ctx.env);
+  checkPayloadSize(ctx.payloadBytes, maxBytes);
+  const parsed = SaveReferenceParams.safeParse(params);
+  if (!parsed.success) throw validationError(parsed.error, 'reference data');
+  const workspace = resolveWorkspace({
+    requested: parsed.data.workspace,
+    callerWorkspace: ctx.workspace,
+    source: ctx.source,
+    registered: ctx.config.workspaces,
+  });
+  const result = await saveReference({
+    workspace,
+    data: parsed.data.data,
+    maxPayloadBytes: maxBytes,
+    payloadBytes: ctx.payloadBytes,
+    logger: ctx.logger,
+  });
+  ctx.logger.info('reference saved', {
+    workspace,
+    idea_folder: result.idea_folder,
+    session: result.session_file,
+    screenshots: result.screenshots.length,
+    source: ctx.source,
+  });
+  return result;
+};

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { ReferenceData, SaveResult } from '../reference-data.js';
+
+/** Handled by the native host, the only writer of idea folders (DESIGN §4). */
+export const SAVE_REFERENCE = 'save_reference';
+
+export const SaveReferenceParams = z
+  .object({
+    /**
+     * Absolute workspace root. The MCP server sends its own; the toolbar may name one of the
+     * workspaces registered in config.json, or omit it when exactly one is registered.
+     */
+    workspace: z
+      .string()
+      .min(1)
+      .max(4096)
+      .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), {
+        message: 'must be an absolute path',
+      })
+      .optional(),
+    data: ReferenceData,
+  })
+  .strict();
+export type SaveReferenceParams = z.infer<typeof SaveReferenceParams>;
+export type SaveReferenceParamsInput = z.input<typeof SaveReferenceParams>;
+
+export const SaveReferenceResult = SaveResult;
+export type SaveReferenceResult = z.infer<typeof SaveReferenceResult>;
