@@ -1,0 +1,304 @@
+import net from 'node:net';
+import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../shared/src/constants.js';
+import { type ClientHello, Event, type HostInfo, HostHello, LinkError, Response } from '../../shared/src/envelopes.js';
+import { XipeError } from '../../shared/src/errors.js';
+import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
+import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
+import type { Logger } from '../../shared/src/node/logger.js';
+
+/**
+ * The link to a host went away before it answered (refused, reset, closed). The request may be
+ * retried once on a re-discovered host; every other error is final.
+ */
+export class LinkLost extends XipeError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('BACKEND_UNREACHABLE', message, details);
+  }
+}
+
+export interface HostConnectionOptions {
+  /** Descriptor file name (`h-<pid>.json`): identifies the host for its lifetime. */
+  key: string;
+  descriptor: EndpointDescriptor;
+  token: string;
+  client: ClientHello['client'];
+  helloTimeoutMs: number;
+  logger: Logger;
+  onEvent: (event: Event, connection: HostConnection) => void;
+  onClose: () => void;
+}
+
+interface Pending {
+  resolve: (result: unknown) => void;
+  reject: (err: XipeError) => void;
+  cleanup: () => void;
+}
+
+/**
+ * One authenticated, long-lived connection to one host: connect, hello, then requests matched to
+ * responses by id, each with its own timeout. Events are passed on. Pure transport: it does not
+ * know commands; the bridge client parses results.
+ */
+export class HostConnection {
+  info: HostInfo;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closedReason: string | null = null;
+
+  private constructor(
+    private readonly socket: net.Socket,
+    private readonly reader: FrameReader,
+    info: HostInfo,
+    private readonly options: HostConnectionOptions,
+  ) {
+    this.info = info;
+  }
+
+  get pid(): number {
+    return this.options.descriptor.pid;
+  }
+
+  get key(): string {
+    return this.options.key;
+  }
+
+  get descriptor(): EndpointDescriptor {
+    return this.options.descriptor;
+  }
+
+  get closed(): boolean {
+    return this.closedReason !== null;
+  }
+
+  /** Connects and completes the hello. LinkLost when the endpoint is not there or hangs up. */
+  static open(options: HostConnectionOptions): Promise<HostConnection> {
+    const { descriptor } = options;
+    const where = `host pid ${descriptor.pid} at ${descriptor.endpoint}`;
+    return new Promise((resolve, reject) => {
+      const reader = new FrameReader(BRIDGE_MAX_FRAME_BYTES);
+      const socket = net.connect(descriptor.endpoint);
+      let settled = false;
+      const fail = (err: XipeError): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        socket.destroy();
+        reject(err);
+      };
+      const timer = setTimeout(
+        () =>
+          fail(
+            new LinkLost(`No hello from ${where} within ${options.helloTimeoutMs} ms; the host may be hung: restart the browser.`, {
+              pid: descriptor.pid,
+            }),
+          ),
+        options.helloTimeoutMs,
+      );
+      socket.once('connect', () => {
+        const hello: ClientHello = {
+          type: 'hello',
+          role: 'mcp',
+          protocol: PROTOCOL_VERSION,
+          token: options.token,
+          client: options.client,
+        };
+        socket.write(encodeFrame(hello, BRIDGE_MAX_FRAME_BYTES));
+      });
+      socket.on('error', (err: NodeJS.ErrnoException) =>
+        fail(new LinkLost(`Cannot connect to ${where}: ${err.code ?? err.message}`, { pid: descriptor.pid, reason: err.code })),
+      );
+      socket.once('close', () => fail(new LinkLost(`${where} closed the connection during the hello`, { pid: descriptor.pid })));
+      const onData = (chunk: Buffer): void => {
+        let first: unknown;
+        let rest: Buffer[] = [];
+        try {
+          const frames = reader.push(chunk);
+          if (frames.length === 0) return;
+          first = decodePayload(frames[0] as Buffer);
+          rest = frames.slice(1);
+        } catch (err) {
+          fail(new XipeError('PROTOCOL_ERROR', `Unreadable hello from ${where}: ${(err as Error).message}`));
+          return;
+        }
+        const rejected = LinkError.safeParse(first);
+        if (rejected.success) {
+          fail(XipeError.from({ ...rejected.data.error, details: { ...rejected.data.error.details, pid: descriptor.pid } }));
+          return;
+        }
+        const hello = HostHello.safeParse(first);
+        if (!hello.success) {
+          fail(new XipeError('PROTOCOL_ERROR', `Unexpected first message from ${where}: not a host hello. Use the same x-ipe-uiux version for the MCP server and the host.`));
+          return;
+        }
+        if (hello.data.protocol !== PROTOCOL_VERSION) {
+          fail(
+            new XipeError(
+              'PROTOCOL_ERROR',
+              `${where} speaks protocol ${hello.data.protocol}, this MCP server ${PROTOCOL_VERSION}: use the same x-ipe-uiux version for both (reinstall with \`x-ipe-uiux install\`).`,
+              { pid: descriptor.pid, host_protocol: hello.data.protocol, protocol: PROTOCOL_VERSION },
+            ),
+          );
+          return;
+        }
+        settled = true;
+        clearTimeout(timer);
+        socket.off('data', onData);
+        socket.removeAllListeners('error');
+        socket.removeAllListeners('close');
+        const connection = new HostConnection(socket, reader, hello.data.host, options).attach();
+        resolve(connection);
+        // Frames that arrived with the hello (e.g. an event) are handled once the caller has the connection.
+        if (rest.length > 0) setImmediate(() => connection.onFrames(rest));
+      };
+      socket.on('data', onData);
+    });
+  }
+
+  /**
+   * Sends one request and resolves with its raw result (the caller parses it). Rejects with the
+   * host's error, TIMEOUT after `waitMs`, or LinkLost when the connection closes first.
+   */
+  request(command: string, params: unknown, timeoutMs: number, waitMs: number, signal?: AbortSignal): Promise<unknown> {
+    if (this.closedReason !== null) return Promise.reject(new LinkLost(this.closedReason, { pid: this.pid }));
+    const id = this.nextId++;
+    let frame: Buffer;
+    try {
+      frame = encodeFrame({ type: 'request', id, command, params, timeout_ms: timeoutMs }, BRIDGE_MAX_FRAME_BYTES);
+    } catch (err) {
+      return Promise.reject(
+        new XipeError('PAYLOAD_TOO_LARGE', `The ${command} request is too large for the bridge: ${(err as Error).message}`),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        cleanup();
+        reject(
+          new XipeError(
+            'TIMEOUT',
+            `No answer from host pid ${this.pid} to ${command} within ${waitMs} ms. The browser may be busy or the tab hung: retry, pass a larger timeout_ms, or check bridge_status.`,
+            { command, timeout_ms: waitMs, pid: this.pid },
+          ),
+        );
+      }, waitMs);
+      const onAbort = (): void => {
+        this.pending.delete(id);
+        cleanup();
+        reject(new XipeError('TIMEOUT', `${command} was cancelled by the client before the browser answered.`, { command, cancelled: true }));
+      };
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      if (signal?.aborted === true) {
+        onAbort();
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, { resolve, reject, cleanup });
+      this.socket.write(frame);
+    });
+  }
+
+  close(): void {
+    this.shutdown('the MCP server closed the connection');
+    this.socket.destroy();
+  }
+
+  private attach(): this {
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket.on('error', (err: NodeJS.ErrnoException) => {
+      this.options.logger.debug('host socket error', { pid: this.pid, error: err.code ?? err.message });
+    });
+    this.socket.on('close', () => this.shutdown(`The connection to host pid ${this.pid} closed before it answered`));
+    return this;
+  }
+
+  private onData(chunk: Buffer): void {
+    let frames: Buffer[];
+    try {
+      frames = this.reader.push(chunk);
+    } catch (err) {
+      this.protocolFailure(`unreadable frame: ${(err as Error).message}`);
+      return;
+    }
+    this.onFrames(frames);
+  }
+
+  private onFrames(frames: Buffer[]): void {
+    for (const frame of frames) {
+      if (this.closedReason !== null) return;
+      let value: unknown;
+      try {
+        value = decodePayload(frame);
+      } catch (err) {
+        this.protocolFailure((err as Error).message);
+        return;
+      }
+      this.onValue(value);
+    }
+  }
+
+  private onValue(value: unknown): void {
+    const response = Response.safeParse(value);
+    if (response.success) {
+      const { id } = response.data;
+      const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
+      if (entry === undefined) {
+        this.options.logger.debug('late or unknown response ignored', { pid: this.pid, id });
+        return;
+      }
+      this.pending.delete(id as number);
+      entry.cleanup();
+      if (response.data.ok) entry.resolve(response.data.result);
+      else entry.reject(XipeError.from(response.data.error));
+      return;
+    }
+    const event = Event.safeParse(value);
+    if (event.success) {
+      this.options.onEvent(event.data, this);
+      return;
+    }
+    const linkError = LinkError.safeParse(value);
+    if (linkError.success) {
+      this.options.logger.warn('host closed the link', { pid: this.pid, error: linkError.data.error });
+      this.shutdown(`Host pid ${this.pid} closed the link: ${linkError.data.error.message}`);
+      this.socket.end();
+      return;
+    }
+    const type = (value as { type?: unknown } | null)?.type;
+    if (type === 'ping') return;
+    // A response we cannot parse may still carry our id: fail that request instead of letting it hang.
+    const id = (value as { id?: unknown } | null)?.id;
+    const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
+    if (entry !== undefined) {
+      this.pending.delete(id as number);
+      entry.cleanup();
+      entry.reject(new XipeError('PROTOCOL_ERROR', `Host pid ${this.pid} sent a malformed response. Use the same x-ipe-uiux version for the MCP server and the host.`));
+      return;
+    }
+    this.options.logger.warn('ignored an unknown message from the host', { pid: this.pid, type: String(type) });
+  }
+
+  private protocolFailure(reason: string): void {
+    this.options.logger.warn('host link broken', { pid: this.pid, reason });
+    this.failAll(new XipeError('PROTOCOL_ERROR', `Host pid ${this.pid} broke the bridge protocol (${reason}). Use the same x-ipe-uiux version for the MCP server and the host.`));
+    this.shutdown(`host pid ${this.pid}: ${reason}`);
+    this.socket.destroy();
+  }
+
+  private shutdown(reason: string): void {
+    if (this.closedReason !== null) return;
+    this.closedReason = reason;
+    this.failAll(new LinkLost(reason, { pid: this.pid }));
+    this.options.onClose();
+  }
+
+  private failAll(err: XipeError): void {
+    for (const entry of this.pending.values()) {
+      entry.cleanup();
+      entry.reject(err);
+    }
+    this.pending.clear();
+  }
+}
