@@ -9,7 +9,7 @@ export default defineConfig({
     outDir: 'dist/extension',
     emptyOutDir: true,
     target: 'chrome120',
-    minify: false,
+    minify: true,
     sourcemap: false,
   },
   // crxjs's dev server is not used; builds only.

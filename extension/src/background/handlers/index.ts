@@ -1,0 +1,12 @@
+import { injectScript } from './inject-script.js';
+import { listTabs } from './list-tabs.js';
+import type { ExtensionCommand, Handler } from './types.js';
+
+/**
+ * One handler per extension command. The mapped type makes a missing or extra entry a compile
+ * error; handlers.test.ts checks the same against COMMANDS at run time.
+ */
+export const HANDLERS: { readonly [C in ExtensionCommand]: Handler<C> } = {
+  list_tabs: listTabs,
+  inject_script: injectScript,
+};

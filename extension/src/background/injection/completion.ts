@@ -1,0 +1,151 @@
+import { type Node, parse } from 'acorn';
+
+/**
+ * Makes a script's completion value observable without `eval` (which a strict page CSP forbids in
+ * the MAIN world). Every expression statement that can produce the script's completion value is
+ * rewritten to also store its value in `target` (e.g. `globalThis.__slot.v`); compound statements
+ * (if, loops, switch, try, with, labelled) first reset it to undefined, as the spec's UpdateEmpty
+ * does. Functions and `finally` blocks are not entered: their values never become the completion
+ * value. Only text is inserted, never a newline, so line numbers stay those of the original code.
+ *
+ * The script's own value then flows through our code, which can await a promise and see it reject
+ * — Chrome's userScripts.execute would turn a rejection into a bare null.
+ */
+
+export interface SourceLocation {
+  line: number;
+  column: number;
+}
+
+export type InstrumentResult =
+  | { ok: true; code: string }
+  | { ok: false; message: string; location: SourceLocation | null };
+
+interface Insertion {
+  pos: number;
+  text: string;
+  /** Closers sort before openers at the same offset. */
+  closer: boolean;
+}
+
+type AnyNode = Node & Record<string, unknown>;
+
+function asNode(value: unknown): AnyNode | null {
+  return value !== null && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string'
+    ? (value as AnyNode)
+    : null;
+}
+
+function nodeList(value: unknown): AnyNode[] {
+  return Array.isArray(value) ? value.flatMap((item) => asNode(item) ?? []) : [];
+}
+
+const COMPOUND = new Set([
+  'IfStatement',
+  'ForStatement',
+  'ForInStatement',
+  'ForOfStatement',
+  'WhileStatement',
+  'DoWhileStatement',
+  'SwitchStatement',
+  'TryStatement',
+  'WithStatement',
+  'LabeledStatement',
+]);
+
+/** A hashbang is legal only at the very start of a script; wrapped code turns it into a comment. */
+export function neutralizeHashbang(code: string): string {
+  return code.startsWith('#!') ? `//${code.slice(2)}` : code;
+}
+
+export function instrumentCompletion(source: string, target: string): InstrumentResult {
+  const code = neutralizeHashbang(source);
+  let program: AnyNode;
+  try {
+    program = parse(code, {
+      ecmaVersion: 'latest',
+      sourceType: 'script',
+      allowHashBang: true,
+      locations: false,
+    }) as unknown as AnyNode;
+  } catch (err) {
+    const loc = (err as { loc?: { line?: unknown; column?: unknown } }).loc;
+    const location =
+      loc !== undefined && typeof loc.line === 'number' && typeof loc.column === 'number'
+        ? { line: loc.line, column: loc.column + 1 }
+        : null;
+    const message = err instanceof Error ? err.message.replace(/ \(\d+:\d+\)$/, '') : String(err);
+    return { ok: false, message, location };
+  }
+
+  const insertions: Insertion[] = [];
+  const reset = `${target}=void 0;`;
+
+  const visit = (stmt: AnyNode, wrapCompound: boolean): void => {
+    if (stmt.type === 'ExpressionStatement') {
+      const expr = asNode(stmt.expression);
+      if (expr === null) return;
+      insertions.push({ pos: expr.start, text: `${target}=(`, closer: false });
+      insertions.push({ pos: expr.end, text: ')', closer: true });
+      return;
+    }
+    if (stmt.type === 'BlockStatement') {
+      for (const child of nodeList(stmt.body)) visit(child, true);
+      return;
+    }
+    if (!COMPOUND.has(stmt.type)) return; // declarations, empty, debugger, break, continue, throw
+    // A label must stay directly on its loop (`continue L`), so the reset goes before the label
+    // and the labelled statement itself is not wrapped again.
+    if (wrapCompound) insertions.push({ pos: stmt.start, text: `{${reset}`, closer: false });
+    switch (stmt.type) {
+      case 'IfStatement':
+        for (const branch of [stmt.consequent, stmt.alternate]) {
+          const node = asNode(branch);
+          if (node !== null) visit(node, true);
+        }
+        break;
+      case 'SwitchStatement':
+        for (const switchCase of nodeList(stmt.cases)) {
+          for (const child of nodeList(switchCase.consequent)) visit(child, true);
+        }
+        break;
+      case 'TryStatement': {
+        const block = asNode(stmt.block);
+        if (block !== null) visit(block, true);
+        const handlerBody = asNode(asNode(stmt.handler)?.body);
+        if (handlerBody !== null) visit(handlerBody, true);
+        break; // a finally block's normal completion value is discarded
+      }
+      case 'LabeledStatement': {
+        const body = asNode(stmt.body);
+        if (body !== null) visit(body, false);
+        break;
+      }
+      default: {
+        const body = asNode(stmt.body); // loops and with
+        if (body !== null) visit(body, true);
+      }
+    }
+    if (wrapCompound) insertions.push({ pos: stmt.end, text: '}', closer: true });
+  };
+
+  for (const stmt of nodeList(program.body)) visit(stmt, true);
+
+  // Stable sort: same offset → closers (in post-order) before openers (in pre-order).
+  const ordered = insertions
+    .map((insertion, seq) => ({ insertion, seq }))
+    .sort(
+      (a, b) =>
+        a.insertion.pos - b.insertion.pos ||
+        Number(b.insertion.closer) - Number(a.insertion.closer) ||
+        a.seq - b.seq,
+    );
+  let out = '';
+  let last = 0;
+  for (const { insertion } of ordered) {
+    out += code.slice(last, insertion.pos) + insertion.text;
+    last = insertion.pos;
+  }
+  out += code.slice(last);
+  return { ok: true, code: out };
+}

@@ -1,0 +1,268 @@
+import { z } from 'zod';
+
+/**
+ * What an injection reports back from the page. `pageRuntime` below builds it in the page; the
+ * worker parses it with `PageOutcome` (it crossed a process boundary).
+ */
+export const PageError = z.object({
+  name: z.string(),
+  message: z.string(),
+  stack: z.string().optional(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+});
+export type PageError = z.infer<typeof PageError>;
+
+export const PageOutcome = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), value: z.unknown() }),
+  z.object({ status: z.literal('error'), kind: z.enum(['throw', 'rejection', 'syntax']), error: PageError }),
+  z.object({ status: z.literal('eval_blocked'), message: z.string() }),
+]);
+export type PageOutcome = z.infer<typeof PageOutcome>;
+
+/** Reported by `slot.report()` after a run whose value did not come through `finish()`. */
+export const PageReport = z.object({
+  ran: z.boolean(),
+  error: PageError.nullable(),
+  syntax: PageError.nullable(),
+});
+export type PageReport = z.infer<typeof PageReport>;
+
+/** The `//# sourceURL` of injected code, so stack frames of the agent's code are recognisable. */
+export const INJECTED_SOURCE_URL = 'x-ipe-inject.js';
+
+/**
+ * Runs IN THE PAGE (MAIN or USER_SCRIPT world): Chrome serializes it with `toString()`, so it must
+ * not reference anything outside its own body (no imports, no module-level helpers).
+ *
+ * Installs a per-call slot `globalThis[slotName]` that the injected code reports into:
+ * `v` (the completion value, set by the rewritten code), `fail(e)` (a synchronous throw),
+ * `finish()` (awaits the value, converts it to JSON-safe data, removes the slot) and `report()`
+ * (for runs whose value did not come through finish). An `error` listener records a SyntaxError
+ * that stopped the injected script from running at all.
+ *
+ * With `code` set (scripting fallback) it runs the code itself with indirect eval and returns the
+ * outcome; `eval_blocked` when the page CSP forbids eval.
+ *
+ * JSON-safe conversion (documented in the README): undefined → null at the top and in arrays,
+ * dropped in objects (JSON.stringify rules); NaN/±Infinity → "NaN"/"Infinity"/"-Infinity";
+ * bigint → "123n"; symbol → "Symbol(x)"; function → "[Function name]"; DOM nodes →
+ * "[Element div#id.class]", "[Text \"…\"]", "[Document url]"; window → "[Window]"; Map → array of
+ * [key, value]; Set, NodeList, HTMLCollection, typed arrays → arrays; Error → {name, message,
+ * stack}; objects with toJSON (Date) → their toJSON(); RegExp → its source text; a nested
+ * promise → "[Promise]"; a cycle → "[Circular]"; deeper than 100 levels → "[MaxDepth]"; after
+ * 100000 values → "[Truncated]"; a throwing getter → "[Thrown: message]".
+ */
+export function pageRuntime(
+  slotName: string,
+  code: string | null,
+  lineOffset: number,
+  sourceUrl: string,
+): unknown {
+  type ErrorInfo = { name: string; message: string; stack?: string; line?: number; column?: number };
+  const g = globalThis as unknown as Record<string, unknown>;
+
+  const locate = (info: ErrorInfo, stack: string): ErrorInfo => {
+    const escaped = sourceUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const match = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(stack);
+    if (match !== null) {
+      const line = Number(match[1]) - lineOffset;
+      if (line >= 1) {
+        info.line = line;
+        info.column = Number(match[2]);
+      }
+    }
+    return info;
+  };
+
+  const describeError = (err: unknown): ErrorInfo => {
+    if (err instanceof Error || (err !== null && typeof err === 'object' && 'message' in err)) {
+      const e = err as { name?: unknown; message?: unknown; stack?: unknown };
+      const stack = typeof e.stack === 'string' ? e.stack.slice(0, 4000) : undefined;
+      const info: ErrorInfo = {
+        name: typeof e.name === 'string' ? e.name : 'Error',
+        message: typeof e.message === 'string' ? e.message : String(e.message),
+      };
+      if (stack !== undefined) {
+        info.stack = stack;
+        locate(info, stack);
+      }
+      return info;
+    }
+    let text: string;
+    try {
+      text = typeof err === 'string' ? err : (JSON.stringify(err) ?? String(err));
+    } catch {
+      text = String(err);
+    }
+    return { name: 'Thrown value', message: text };
+  };
+
+  const toJsonSafe = (root: unknown): unknown => {
+    let budget = 100_000;
+    const ancestors = new Set<object>();
+    const describeNode = (node: Node): string => {
+      if (node.nodeType === 1) {
+        const el = node as Element;
+        const id = el.id ? `#${el.id}` : '';
+        const classes =
+          typeof el.className === 'string' && el.className.trim() !== ''
+            ? `.${el.className.trim().split(/\s+/).join('.')}`
+            : '';
+        return `[Element ${el.localName}${id}${classes}]`;
+      }
+      if (node.nodeType === 3) {
+        const text = node.textContent ?? '';
+        return `[Text ${JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)}]`;
+      }
+      if (node.nodeType === 9) return `[Document ${(node as Document).URL}]`;
+      return `[Node ${node.nodeName}]`;
+    };
+    const convert = (value: unknown, depth: number): unknown => {
+      if (--budget < 0) return '[Truncated]';
+      switch (typeof value) {
+        case 'undefined':
+          return undefined;
+        case 'string':
+        case 'boolean':
+          return value;
+        case 'number':
+          return Number.isFinite(value) ? value : String(value);
+        case 'bigint':
+          return `${value}n`;
+        case 'symbol':
+          return value.toString();
+        case 'function':
+          return `[Function ${value.name || 'anonymous'}]`;
+      }
+      if (value === null) return null;
+      const obj = value as object;
+      if (typeof Node !== 'undefined' && obj instanceof Node) return describeNode(obj);
+      if (typeof Window !== 'undefined' && obj instanceof Window) return '[Window]';
+      if (ancestors.has(obj)) return '[Circular]';
+      if (depth > 100) return '[MaxDepth]';
+      ancestors.add(obj);
+      try {
+        if (obj instanceof Promise) return '[Promise]';
+        if (obj instanceof Error) {
+          return { name: obj.name, message: obj.message, ...(obj.stack ? { stack: obj.stack } : {}) };
+        }
+        if (obj instanceof RegExp) return String(obj);
+        if (obj instanceof ArrayBuffer) return `[ArrayBuffer ${obj.byteLength} bytes]`;
+        const toJSON = (obj as { toJSON?: unknown }).toJSON;
+        if (typeof toJSON === 'function') return convert(toJSON.call(obj), depth + 1);
+        let list: unknown[] | null = null;
+        if (Array.isArray(obj)) list = obj;
+        else if (obj instanceof Map) list = Array.from(obj.entries());
+        else if (obj instanceof Set) list = Array.from(obj);
+        else if (ArrayBuffer.isView(obj) && !(obj instanceof DataView)) {
+          list = Array.from(obj as unknown as ArrayLike<unknown>);
+        } else if (
+          (typeof NodeList !== 'undefined' && obj instanceof NodeList) ||
+          (typeof HTMLCollection !== 'undefined' && obj instanceof HTMLCollection)
+        ) {
+          list = Array.from(obj as ArrayLike<unknown>);
+        }
+        if (list !== null) {
+          return list.map((item) => {
+            const converted = convert(item, depth + 1);
+            return converted === undefined ? null : converted;
+          });
+        }
+        const out: Record<string, unknown> = {};
+        for (const key of Object.keys(obj)) {
+          let converted: unknown;
+          try {
+            converted = convert((obj as Record<string, unknown>)[key], depth + 1);
+          } catch (err) {
+            converted = `[Thrown: ${err instanceof Error ? err.message : String(err)}]`;
+          }
+          if (converted !== undefined) out[key] = converted;
+        }
+        return out;
+      } finally {
+        ancestors.delete(obj);
+      }
+    };
+    const converted = convert(root, 0);
+    return converted === undefined ? null : converted;
+  };
+
+  let syntax: ErrorInfo | null = null;
+  const onError = (event: ErrorEvent): void => {
+    const isSyntax = event.error instanceof SyntaxError || /SyntaxError/.test(event.message);
+    if (!isSyntax || syntax !== null) return;
+    const name = 'SyntaxError';
+    const message = event.message.replace(/^Uncaught SyntaxError: /, '');
+    syntax = { name, message };
+    if (event.lineno - lineOffset >= 1) {
+      syntax.line = event.lineno - lineOffset;
+      syntax.column = event.colno;
+    }
+  };
+  const listening = code === null && typeof addEventListener === 'function';
+  if (listening) addEventListener('error', onError);
+
+  const slot = {
+    v: undefined as unknown,
+    ran: false,
+    error: null as ErrorInfo | null,
+    fail(err: unknown): void {
+      this.error = describeError(err);
+    },
+    dispose(): void {
+      if (listening) removeEventListener('error', onError);
+      delete g[slotName];
+    },
+    async finish(): Promise<unknown> {
+      try {
+        if (this.error !== null) return { status: 'error', kind: 'throw', error: this.error };
+        let value = this.v;
+        const then =
+          value !== null && (typeof value === 'object' || typeof value === 'function')
+            ? (value as { then?: unknown }).then
+            : undefined;
+        if (typeof then === 'function') {
+          try {
+            value = await value;
+          } catch (err) {
+            return { status: 'error', kind: 'rejection', error: describeError(err) };
+          }
+        }
+        return { status: 'ok', value: toJsonSafe(value) };
+      } catch (err) {
+        return { status: 'error', kind: 'throw', error: describeError(err) };
+      } finally {
+        this.dispose();
+      }
+    },
+    report(): unknown {
+      this.dispose();
+      return { ran: this.ran, error: this.error, syntax };
+    },
+  };
+  g[slotName] = slot;
+  if (code === null) return undefined;
+
+  // Called through a variable, eval is indirect: global scope, like a top-level script.
+  // biome-ignore lint/security/noGlobalEval: running the agent's code in the page is this function's purpose
+  const indirectEval: (source: string) => unknown = globalThis.eval;
+  try {
+    indirectEval('0');
+  } catch (err) {
+    slot.dispose();
+    return { status: 'eval_blocked', message: err instanceof Error ? err.message : String(err) };
+  }
+  try {
+    slot.v = indirectEval(code);
+  } catch (err) {
+    // A SyntaxError with no frame in the injected code is a parse error of the code itself (one
+    // thrown at run time, e.g. by JSON.parse, has such a frame).
+    if (err instanceof SyntaxError && !(typeof err.stack === 'string' && err.stack.includes(sourceUrl))) {
+      slot.dispose();
+      return { status: 'error', kind: 'syntax', error: describeError(err) };
+    }
+    slot.fail(err);
+  }
+  return slot.finish();
+}

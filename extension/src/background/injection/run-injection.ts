@@ -1,0 +1,232 @@
+import type { InjectMethod, InjectWorld } from '../../../../shared/src/index.js';
+import { XipeError } from '../../../../shared/src/index.js';
+import { chromeApi, userScriptsApi } from '../../platform/browser.js';
+import { instrumentCompletion, neutralizeHashbang } from './completion.js';
+import { INJECTED_SOURCE_URL, type PageError, PageOutcome, PageReport, pageRuntime } from './page-runtime.js';
+
+/**
+ * Runs a code string in a tab and returns its completion value (promises awaited), or throws a
+ * XipeError: SCRIPT_ERROR for a throw, a rejection or a syntax error — never a silent null —,
+ * INJECTION_BLOCKED, TAB_NOT_FOUND or TIMEOUT.
+ *
+ * Measured in Chromium 156: userScripts.execute and scripting.executeScript both return a bare
+ * `result: null` (no `error` field) for a throw, a rejection and a syntax error, and an
+ * un-serializable value (DOM node, Map, cycle, undefined, NaN) comes back as {} or null. So the
+ * value never goes to Chrome raw:
+ *
+ * - userScripts (works under any page CSP): two scripts in one execute call. The first installs a
+ *   per-call slot (`pageRuntime`); the second is the agent's code, rewritten by
+ *   `instrumentCompletion` so its completion value lands in the slot, inside try/catch, ending with
+ *   `slot.finish()` — a promise of our own outcome, which Chrome awaits and returns. A script that
+ *   does not parse never runs; acorn reports it before injecting, and the slot's `error` listener
+ *   catches what V8 rejects and acorn did not. If acorn cannot parse code V8 accepts (newer syntax),
+ *   the code runs unrewritten (try/catch only) and its value is Chrome's own conversion.
+ * - scripting fallback (user scripts not allowed): `pageRuntime` as the injected function runs the
+ *   code with indirect eval in the MAIN world; a CSP that forbids eval → INJECTION_BLOCKED saying
+ *   how to allow user scripts. The ISOLATED world forbids eval for every extension (measured), so
+ *   `world: isolated` needs user scripts.
+ */
+
+export const ALLOW_USER_SCRIPTS_HOWTO =
+  'Allow user scripts for the extension once: open chrome://extensions → X-IPE UI/UX Reference → ' +
+  'Details → turn on "Allow User Scripts", then retry. `x-ipe-uiux start` turns it on for its own ' +
+  'browser profile.';
+
+export interface InjectionRequest {
+  tabId: number;
+  code: string;
+  world: InjectWorld;
+  timeoutMs: number;
+}
+
+export interface InjectionOutput {
+  returnValue: unknown;
+  method: InjectMethod;
+}
+
+/** The wrapper puts the code on the line after `try {`, so page line numbers are one higher. */
+const BODY_LINE_OFFSET = 1;
+
+function newSlotName(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return `__xipeInject_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export async function runInjection(request: InjectionRequest): Promise<InjectionOutput> {
+  const userScripts = userScriptsApi();
+  const run =
+    userScripts !== null
+      ? viaUserScripts(userScripts, request).then((returnValue) => ({
+          returnValue,
+          method: 'userScripts' as const,
+        }))
+      : viaScripting(request).then((returnValue) => ({ returnValue, method: 'scripting' as const }));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new XipeError(
+          'TIMEOUT',
+          `The script did not finish within ${request.timeoutMs} ms (it may still be running in the page). ` +
+            'Pass a larger timeout_ms, or make the script resolve sooner.',
+          { timeout_ms: request.timeoutMs, tab_id: request.tabId },
+        ),
+      );
+    }, request.timeoutMs);
+  });
+  try {
+    return await Promise.race([run, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function viaUserScripts(api: typeof chrome.userScripts, request: InjectionRequest): Promise<unknown> {
+  const slot = newSlotName();
+  const slotRef = `globalThis.${slot}`;
+  const world = request.world === 'main' ? 'MAIN' : 'USER_SCRIPT';
+  const setup = `(${pageRuntime.toString()})(${JSON.stringify(slot)}, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)});`;
+  const instrumented = instrumentCompletion(request.code, `${slotRef}.v`);
+  const tail = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
+  const body = instrumented.ok
+    ? `try {\n${instrumented.code}\n} catch (e) { ${slotRef}.fail(e) }\n${slotRef}.finish();${tail}`
+    : `undefined; try {\n${neutralizeHashbang(request.code)}\n} catch (e) { ${slotRef}.fail(e); undefined } finally { ${slotRef}.ran = true }${tail}`;
+
+  const execute = async (code: string | readonly string[]): Promise<unknown> => {
+    const sources = (typeof code === 'string' ? [code] : code).map((text) => ({ code: text }));
+    const [first, ...rest] = sources;
+    if (first === undefined) return null;
+    try {
+      const results = await api.execute({
+        target: { tabId: request.tabId },
+        js: [first, ...rest],
+        world,
+        injectImmediately: true,
+      });
+      return results[0]?.result ?? null;
+    } catch (err) {
+      throw mapApiError(err, request.tabId);
+    }
+  };
+
+  const result = await execute([setup, body]);
+  if (instrumented.ok) {
+    const outcome = PageOutcome.safeParse(result);
+    if (outcome.success) return fromOutcome(outcome.data);
+  }
+  // The value did not come through finish(): the body did not run (syntax error) or ran unrewritten.
+  const report = PageReport.safeParse(await execute(`${slotRef} ? ${slotRef}.report() : null`));
+  if (!report.success) {
+    throw new XipeError(
+      'SCRIPT_ERROR',
+      'The script produced no result and left no trace in the page: the page may have navigated or been closed while it ran.',
+      { tab_id: request.tabId },
+    );
+  }
+  if (report.data.syntax !== null) throw scriptError('syntax', report.data.syntax);
+  if (report.data.error !== null) throw scriptError('throw', report.data.error);
+  if (!report.data.ran) {
+    const fromParser = instrumented.ok ? null : instrumented;
+    throw new XipeError(
+      'SCRIPT_ERROR',
+      `SyntaxError: ${fromParser?.message ?? 'the script could not be parsed'}`,
+      {
+        kind: 'syntax',
+        ...(fromParser?.location ?? {}),
+      },
+    );
+  }
+  return result;
+}
+
+async function viaScripting(request: InjectionRequest): Promise<unknown> {
+  if (request.world === 'isolated') {
+    throw new XipeError(
+      'INJECTION_BLOCKED',
+      `Running code in the isolated world needs user scripts (extensions may not eval code strings there). ${ALLOW_USER_SCRIPTS_HOWTO} Or use world "main".`,
+      { tab_id: request.tabId, world: request.world, user_scripts_allowed: false },
+    );
+  }
+  let results: chrome.scripting.InjectionResult<unknown>[];
+  try {
+    results = await chromeApi.scripting.executeScript({
+      target: { tabId: request.tabId },
+      world: 'MAIN',
+      injectImmediately: true,
+      func: pageRuntime,
+      args: [newSlotName(), `${request.code}\n//# sourceURL=${INJECTED_SOURCE_URL}`, 0, INJECTED_SOURCE_URL],
+    });
+  } catch (err) {
+    throw mapApiError(err, request.tabId);
+  }
+  const outcome = PageOutcome.safeParse(results[0]?.result);
+  if (!outcome.success) {
+    throw new XipeError(
+      'SCRIPT_ERROR',
+      'The script produced no result: the page may have navigated or been closed while it ran.',
+      { tab_id: request.tabId },
+    );
+  }
+  if (outcome.data.status === 'eval_blocked') {
+    throw new XipeError(
+      'INJECTION_BLOCKED',
+      `This page's Content-Security-Policy forbids running code strings, and user scripts are not allowed for this extension. ${ALLOW_USER_SCRIPTS_HOWTO}`,
+      { tab_id: request.tabId, csp_error: outcome.data.message, user_scripts_allowed: false },
+    );
+  }
+  if (outcome.data.status === 'error' && outcome.data.kind === 'syntax') {
+    // V8's eval SyntaxError has no position; acorn's has.
+    const parsed = instrumentCompletion(request.code, 'v');
+    if (!parsed.ok && parsed.location !== null) {
+      throw scriptError('syntax', { ...outcome.data.error, ...parsed.location });
+    }
+  }
+  return fromOutcome(outcome.data);
+}
+
+function fromOutcome(outcome: PageOutcome): unknown {
+  if (outcome.status === 'ok') return outcome.value;
+  if (outcome.status === 'error') throw scriptError(outcome.kind, outcome.error);
+  throw new XipeError('INTERNAL_ERROR', `unexpected outcome: ${outcome.message}`);
+}
+
+function scriptError(kind: 'throw' | 'rejection' | 'syntax', error: PageError): XipeError {
+  const where = error.line !== undefined ? ` (line ${error.line}, column ${error.column ?? 0})` : '';
+  const what = kind === 'rejection' ? 'The promise the script returned was rejected: ' : '';
+  const label = error.name === 'Thrown value' ? 'Uncaught' : error.name;
+  return new XipeError('SCRIPT_ERROR', `${what}${label}: ${error.message}${where}`, {
+    kind,
+    name: error.name,
+    exception_message: error.message,
+    ...(error.line !== undefined ? { line: error.line, column: error.column } : {}),
+    ...(error.stack !== undefined ? { stack: error.stack } : {}),
+  });
+}
+
+/** Chrome's API errors are plain strings; turn the ones we know into instructions. */
+export function mapApiError(err: unknown, tabId: number): XipeError {
+  if (err instanceof XipeError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (/No tab with id/i.test(message)) {
+    return new XipeError(
+      'TAB_NOT_FOUND',
+      `Tab ${tabId} no longer exists. Call list_tabs for the open tabs.`,
+      {
+        tab_id: tabId,
+      },
+    );
+  }
+  if (/Cannot access|cannot be scripted|Missing host permission|permission to access/i.test(message)) {
+    return new XipeError('INJECTION_BLOCKED', `The browser does not allow scripting this page: ${message}`, {
+      tab_id: tabId,
+    });
+  }
+  if (/Frame with ID \d+ (was removed|is showing error page)|navigat|closed/i.test(message)) {
+    return new XipeError(
+      'SCRIPT_ERROR',
+      `The page navigated, showed an error or closed while the script ran: ${message}`,
+      { tab_id: tabId },
+    );
+  }
+  return new XipeError('INTERNAL_ERROR', `Injection failed: ${message}`, { tab_id: tabId });
+}

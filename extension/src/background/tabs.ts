@@ -1,0 +1,74 @@
+import type { TabInfo, TabTarget } from '../../../shared/src/index.js';
+import { XipeError } from '../../../shared/src/index.js';
+import { browser, type Tabs } from '../platform/browser.js';
+
+/** Every tab, in the stable order the tools promise: window id ascending, then tab index. */
+export async function listAllTabs(): Promise<TabInfo[]> {
+  const [tabs, focused] = await Promise.all([
+    browser.tabs.query({}),
+    browser.windows.getLastFocused().catch(() => null),
+  ]);
+  return sortTabs(
+    tabs.flatMap((tab) => (tab.id === undefined ? [] : [toTabInfo(tab, tab.id, focused?.id ?? null)])),
+  );
+}
+
+export function sortTabs(tabs: TabInfo[]): TabInfo[] {
+  return [...tabs].sort((a, b) => a.window_id - b.window_id || a.index - b.index);
+}
+
+function toTabInfo(tab: Tabs.Tab, id: number, focusedWindowId: number | null): TabInfo {
+  return {
+    id,
+    window_id: tab.windowId ?? -1,
+    index: tab.index,
+    // A tab still loading has only pendingUrl.
+    url: tab.url ?? tab.pendingUrl ?? '',
+    title: tab.title ?? '',
+    active: tab.active,
+    focused_window: focusedWindowId !== null && tab.windowId === focusedWindowId,
+  };
+}
+
+/**
+ * The tab a command acts on: `tab_id`; else the first tab (list order) whose URL contains
+ * `url_contains`; else the active tab of the last focused window.
+ */
+export function pickTarget(tabs: readonly TabInfo[], target: TabTarget): TabInfo {
+  const open = (): Array<{ id: number; url: string; title: string }> =>
+    tabs.map((t) => ({ id: t.id, url: t.url, title: t.title }));
+  if (target.tab_id !== undefined) {
+    const tab = tabs.find((t) => t.id === target.tab_id);
+    if (tab === undefined) {
+      throw new XipeError(
+        'TAB_NOT_FOUND',
+        `No tab with id ${target.tab_id}. Call list_tabs to see the open tabs.`,
+        {
+          tab_id: target.tab_id,
+          open_tabs: open(),
+        },
+      );
+    }
+    return tab;
+  }
+  if (target.url_contains !== undefined) {
+    const needle = target.url_contains;
+    const tab = tabs.find((t) => t.url.includes(needle));
+    if (tab === undefined) {
+      const urls = tabs.map((t) => t.url).join(', ');
+      throw new XipeError(
+        'TAB_NOT_FOUND',
+        `No open tab's URL contains '${needle}'. Open tabs: ${urls || '(none)'}.`,
+        { url_contains: needle, open_tabs: open() },
+      );
+    }
+    return tab;
+  }
+  const active = tabs.find((t) => t.active && t.focused_window) ?? tabs.find((t) => t.active) ?? tabs[0];
+  if (active === undefined) {
+    throw new XipeError('TAB_NOT_FOUND', 'The browser has no open tab. Open a page, then retry.', {
+      open_tabs: [],
+    });
+  }
+  return active;
+}

@@ -1,0 +1,131 @@
+import type { CssRect, ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
+import { chromeApi } from '../../platform/browser.js';
+import { cropToImage } from '../../toolbar/crop-math.js';
+import { CaptureQuota, withQuotaRetry } from './capture-quota.js';
+import type { StoredCrop } from './collection-store.js';
+
+/**
+ * Pixel captures for the toolbar: captureVisibleTab (lossless PNG) through the shared quota gate,
+ * cropped and stitched with OffscreenCanvas in the worker, so the full viewport image never
+ * travels to the page and the crop is exactly the rectangle's device pixels.
+ */
+
+/** One gate per worker: every caller of captureVisibleTab in the extension should share it. */
+export const captureQuota = new CaptureQuota();
+
+/** Captures a tab's visible area; the tab is made the active one of its window first. */
+export async function captureTab(tabId: number): Promise<ImageBitmap> {
+  const tab = await chromeApi.tabs.get(tabId);
+  if (!tab.active) await chromeApi.tabs.update(tabId, { active: true });
+  const dataUrl = await withQuotaRetry(captureQuota, () =>
+    chromeApi.tabs.captureVisibleTab(tab.windowId, { format: 'png' }),
+  );
+  const blob = await (await fetch(dataUrl)).blob();
+  // No colour conversion or premultiplication: crops must be the captured bytes.
+  return createImageBitmap(blob, { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
+}
+
+export async function pngBase64(canvas: OffscreenCanvas): Promise<string> {
+  const blob = await canvas.convertToBlob({ type: 'image/png' });
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = '';
+  const step = 0x8000;
+  for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
+  return btoa(binary);
+}
+
+function context2d(canvas: OffscreenCanvas): OffscreenCanvasRenderingContext2D {
+  const ctx = canvas.getContext('2d', { alpha: false });
+  if (!ctx) throw new Error('OffscreenCanvas 2D context unavailable');
+  ctx.imageSmoothingEnabled = false;
+  return ctx;
+}
+
+/** Crops a viewport rectangle out of a fresh capture. Null when the rectangle is off-screen. */
+export async function captureCrop(
+  tabId: number,
+  rect: CssRect,
+  viewport: ViewportInfo,
+): Promise<StoredCrop | null> {
+  const bitmap = await captureTab(tabId);
+  try {
+    const px = cropToImage(rect, viewport, bitmap);
+    if (!px) return null;
+    const canvas = new OffscreenCanvas(px.sw, px.sh);
+    context2d(canvas).drawImage(bitmap, px.sx, px.sy, px.sw, px.sh, 0, 0, px.sw, px.sh);
+    return { png: await pngBase64(canvas), width: px.sw, height: px.sh };
+  } finally {
+    bitmap.close();
+  }
+}
+
+interface StitchJob {
+  tabId: number;
+  width: number;
+  height: number;
+  canvas: OffscreenCanvas | null;
+  scale: number;
+  bands: number;
+}
+
+/** Full-page stitching jobs, one per request; lost with the worker (the toolbar then says so). */
+export class StitchJobs {
+  private readonly jobs = new Map<string, StitchJob>();
+
+  begin(tabId: number, width: number, height: number): string {
+    for (const [id, job] of this.jobs) if (job.tabId === tabId) this.jobs.delete(id);
+    const id = crypto.randomUUID();
+    this.jobs.set(id, { tabId, width, height, canvas: null, scale: 1, bands: 0 });
+    return id;
+  }
+
+  private job(tabId: number, id: string): StitchJob {
+    const job = this.jobs.get(id);
+    if (!job || job.tabId !== tabId) {
+      throw new Error('The full-page capture was interrupted (the extension restarted). Start it again.');
+    }
+    return job;
+  }
+
+  /** Captures the viewport and copies band [srcY, srcY+height) to destY of the output. */
+  async band(
+    tabId: number,
+    id: string,
+    band: { srcY: number; height: number; destY: number },
+    viewport: ViewportInfo,
+  ) {
+    const job = this.job(tabId, id);
+    const bitmap = await captureTab(tabId);
+    try {
+      if (!job.canvas) {
+        // The measured bitmap/viewport ratio is the real device scale (zoom included).
+        job.scale = bitmap.width / viewport.width;
+        job.canvas = new OffscreenCanvas(
+          Math.round(job.width * job.scale),
+          Math.round(job.height * job.scale),
+        );
+      }
+      const px = cropToImage({ x: 0, y: band.srcY, width: job.width, height: band.height }, viewport, bitmap);
+      if (px) {
+        const destY = Math.round(band.destY * job.scale);
+        const h = Math.min(px.sh, job.canvas.height - destY);
+        if (h > 0) context2d(job.canvas).drawImage(bitmap, px.sx, px.sy, px.sw, h, 0, destY, px.sw, h);
+      }
+      job.bands += 1;
+      return { done: job.bands };
+    } finally {
+      bitmap.close();
+    }
+  }
+
+  async end(tabId: number, id: string): Promise<StoredCrop | null> {
+    const job = this.job(tabId, id);
+    this.jobs.delete(id);
+    if (!job.canvas) return null;
+    return { png: await pngBase64(job.canvas), width: job.canvas.width, height: job.canvas.height };
+  }
+
+  abandon(tabId: number, id: string): void {
+    if (this.jobs.get(id)?.tabId === tabId) this.jobs.delete(id);
+  }
+}

@@ -1,0 +1,87 @@
+import { buildDesignTokens } from '../../../../shared/src/design-tokens.js';
+import type { ReferenceDataInput } from '../../../../shared/src/reference-data.js';
+import type { Collection, Typography } from '../../../../shared/src/toolbar-messages.js';
+import type { StoredCrop } from './collection-store.js';
+
+/**
+ * Turns a tab's collection into a v1.0 save request. Ids are assigned here, at save time, from
+ * the idea's next free numbers (asked from the host), so they never collide with colours and
+ * elements already merged into that idea's reference-data.json.
+ */
+
+export interface NextIds {
+  next_color: number;
+  next_element: number;
+}
+
+const pad = (n: number): string => String(n).padStart(3, '0');
+
+const HEADING = /^h[1-6]$/;
+const BODY_TAGS = new Set(['p', 'li', 'span', 'a', 'td', 'label', 'blockquote', 'body', 'main', 'article']);
+
+/** Typography from what was picked (headings, body text), falling back to the page's own. */
+export function pickedTypography(collection: Collection): Typography {
+  const out: Typography = { ...collection.typography };
+  const heading = collection.elements.find((e) => HEADING.test(e.tag) && e.styles?.['font-family']);
+  const body = collection.elements.find((e) => BODY_TAGS.has(e.tag) && e.styles?.['font-family']);
+  if (heading?.styles?.['font-family']) out.heading_font = heading.styles['font-family'];
+  if (body?.styles?.['font-family']) out.body_font = body.styles['font-family'];
+  if (body?.styles?.['font-size']) out.base_size = body.styles['font-size'];
+  return out;
+}
+
+export function buildReferenceData(args: {
+  collection: Collection;
+  crops: ReadonlyMap<string, StoredCrop>;
+  ideaFolder: string;
+  ids: NextIds;
+  now: Date;
+}): ReferenceDataInput {
+  const { collection, crops, ids } = args;
+  const colors = collection.colors.map((c, i) => ({
+    id: `color-${pad(ids.next_color + i)}`,
+    hex: c.hex,
+    rgb: c.rgb,
+    hsl: c.hsl,
+    role: c.role,
+    ...(c.source_selector ? { source_selector: c.source_selector } : {}),
+    ...(c.context ? { context: c.context } : {}),
+    ...(c.contrast ? { contrast: c.contrast } : {}),
+  }));
+  const elements = collection.elements.map((e, i) => {
+    const crop = crops.get(e.key);
+    const png = crop ? `base64:${crop.png}` : null;
+    return {
+      id: `elem-${pad(ids.next_element + i)}`,
+      selector: e.selector,
+      tag: e.tag,
+      bounding_box: e.bounding_box,
+      screenshots:
+        e.kind === 'full_page'
+          ? { full_page: png, element_crop: null }
+          : { full_page: null, element_crop: png },
+      comment: e.comment ?? null,
+      extracted_assets: {
+        kind: e.kind,
+        ...(e.styles ? { styles: e.styles } : {}),
+        ...(e.text ? { text: e.text } : {}),
+      },
+      ...(e.page_url !== collection.source_url ? { page_url: e.page_url } : {}),
+      ...(e.capped_at !== undefined ? { capped_at: e.capped_at } : {}),
+    };
+  });
+  const designTokens = buildDesignTokens(
+    collection.colors.map((c) => ({ hex: c.hex, role: c.role })),
+    pickedTypography(collection),
+  );
+  return {
+    version: '1.0',
+    source_url: collection.source_url,
+    timestamp: args.now.toISOString(),
+    idea_folder: args.ideaFolder,
+    session_id: `toolbar-${collection.started_at}`,
+    ...(colors.length > 0 ? { colors } : {}),
+    ...(elements.length > 0 ? { elements } : {}),
+    ...(Object.keys(designTokens).length > 0 ? { design_tokens: designTokens } : {}),
+  };
+}

@@ -1,0 +1,272 @@
+/**
+ * End-to-end fixture: real headless Chromium (Debian's /usr/bin/chromium, or CHROME_PATH) with the
+ * built extension, the real native host registered with `x-ipe-uiux install --user-data-dir`, and
+ * everything per-user isolated in a temp dir (XIPE_UIUX_HOME, user-data-dir, HOME, workspace).
+ *
+ *   const env = await BrowserEnv.start();          // browser up, worker running, host connected
+ *   const page = await env.openPage('/plain');
+ *   const mcp = await env.startMcp();              // the real MCP server over stdio (browser-mcp.ts)
+ *   await env.dispose();
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer, { type Browser, type Page, type Target, type WebWorker } from 'puppeteer-core';
+import { EXTENSION_ID } from '../../shared/src/constants.js';
+import type { HostInfo } from '../../shared/src/envelopes.js';
+import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
+import { readToken, runtimeDir } from '../../shared/src/node/index.js';
+import { type PageServer, startPageServer } from './browser-pages.js';
+import { BridgeTestClient, CLI_BIN, REPO_ROOT } from './fake-extension.js';
+
+export const EXTENSION_DIST = path.join(REPO_ROOT, 'dist', 'extension');
+export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+
+export interface BrowserEnvOptions {
+  /** Write the "Allow User Scripts" preference before launch (default true). */
+  userScripts?: boolean;
+  /** Register the native host (default true); false for a browser with no host. */
+  installHost?: boolean;
+}
+
+export interface HostStatus {
+  descriptor: EndpointDescriptor;
+  info: HostInfo;
+}
+
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined> | T | null | undefined,
+  timeoutMs = 15_000,
+  intervalMs = 25,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown = null;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== null && value !== undefined) return value;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      const suffix = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${suffix}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export class BrowserEnv {
+  private constructor(
+    readonly root: string,
+    readonly home: string,
+    readonly userDataDir: string,
+    readonly workspace: string,
+    readonly browser: Browser,
+    readonly pages: PageServer,
+    private readonly processEnv: NodeJS.ProcessEnv,
+  ) {}
+
+  static async start(options: BrowserEnvOptions = {}): Promise<BrowserEnv> {
+    if (!fs.existsSync(path.join(EXTENSION_DIST, 'manifest.json'))) {
+      throw new Error(`${EXTENSION_DIST} is missing: run \`npm run build\` first`);
+    }
+    // Short root: the host's Unix socket path must stay under ~100 bytes.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'xe2e-'));
+    const home = path.join(root, 'h');
+    const userDataDir = path.join(root, 'profile');
+    const fakeHome = path.join(root, 'home');
+    const workspace = path.join(root, 'ws');
+    fs.mkdirSync(path.join(userDataDir, 'Default'), { recursive: true });
+    fs.mkdirSync(fakeHome, { recursive: true });
+    fs.cpSync(path.join(REPO_ROOT, 'demo', 'workspace'), workspace, { recursive: true });
+
+    if (options.userScripts !== false) {
+      const prefs = { extensions: { settings: { [EXTENSION_ID]: { user_scripts_enabled: true } } } };
+      fs.writeFileSync(path.join(userDataDir, 'Default', 'Preferences'), JSON.stringify(prefs));
+    }
+    const processEnv: NodeJS.ProcessEnv = { ...process.env, HOME: fakeHome, XIPE_UIUX_HOME: home };
+    if (options.installHost !== false) {
+      const result = spawnSync(
+        process.execPath,
+        [CLI_BIN, 'install', '--user-data-dir', userDataDir, '--workspace', workspace],
+        { env: processEnv, encoding: 'utf8' },
+      );
+      if (result.status !== 0) {
+        throw new Error(`x-ipe-uiux install failed (${result.status}): ${result.stderr}${result.stdout}`);
+      }
+    }
+
+    const pages = await startPageServer();
+    const browser = await puppeteer.launch({
+      executablePath: CHROME_PATH,
+      headless: true,
+      userDataDir,
+      defaultViewport: null,
+      ignoreDefaultArgs: ['--disable-extensions'],
+      args: [
+        `--load-extension=${EXTENSION_DIST}`,
+        `--disable-extensions-except=${EXTENSION_DIST}`,
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--window-size=1280,800',
+      ],
+      env: processEnv,
+    });
+    const env = new BrowserEnv(root, home, userDataDir, workspace, browser, pages, processEnv);
+    try {
+      await env.serviceWorker();
+      if (options.installHost !== false) await env.waitForHost();
+    } catch (err) {
+      await env.dispose();
+      throw err;
+    }
+    return env;
+  }
+
+  /** The environment the MCP server (and anything else of ours) runs with. */
+  get env(): NodeJS.ProcessEnv {
+    return this.processEnv;
+  }
+
+  url(pathname: string): string {
+    return `${this.pages.origin}${pathname}`;
+  }
+
+  async serviceWorkerTarget(timeoutMs = 15_000): Promise<Target> {
+    return this.browser.waitForTarget(
+      (t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${EXTENSION_ID}/`),
+      { timeout: timeoutMs },
+    );
+  }
+
+  /** The extension's worker, once `chrome` is usable in it (right after start it may not be yet). */
+  async serviceWorker(): Promise<WebWorker> {
+    const target = await this.serviceWorkerTarget();
+    const worker = await target.worker();
+    if (worker === null) throw new Error('the service worker target has no worker');
+    await waitUntil(
+      'chrome.runtime in the service worker',
+      async () =>
+        (await worker.evaluate(
+          () => typeof chrome !== 'undefined' && typeof chrome.runtime?.id === 'string',
+        )) || null,
+    );
+    return worker;
+  }
+
+  /** Stops the extension's service worker through the DevTools protocol, like Chrome's idle stop. */
+  async stopServiceWorker(): Promise<void> {
+    const target = await this.serviceWorkerTarget();
+    const session = await this.browser.target().createCDPSession();
+    try {
+      const { targetInfos } = await session.send('Target.getTargets');
+      const info = targetInfos.find((t) => t.type === 'service_worker' && t.url === target.url());
+      if (info === undefined) throw new Error('service worker target not found over CDP');
+      await session.send('Target.closeTarget', { targetId: info.targetId });
+    } finally {
+      await session.detach();
+    }
+    await waitUntil('the service worker to stop', () =>
+      this.browser.targets().some((t) => t.type() === 'service_worker' && t.url() === target.url())
+        ? null
+        : true,
+    );
+  }
+
+  /** Live host descriptors in this env's runtime dir. */
+  descriptors(): EndpointDescriptor[] {
+    const dir = runtimeDir(this.home);
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return [];
+    }
+    return names.flatMap((name) => {
+      if (!/^h-\d+\.json$/.test(name)) return [];
+      try {
+        const parsed = EndpointDescriptor.safeParse(
+          JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')),
+        );
+        return parsed.success ? [parsed.data] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /** Asks a host over the bridge (token handshake) who it is; null when it does not answer. */
+  async hostStatus(descriptor: EndpointDescriptor): Promise<HostInfo | null> {
+    const token = readToken(this.home);
+    if (token === null) return null;
+    const client = await BridgeTestClient.connect(descriptor.endpoint, { token });
+    try {
+      return client.hostInfo;
+    } finally {
+      await client.close();
+    }
+  }
+
+  /** Waits until a live host (other than `exceptPid`) reports the extension connected. */
+  async waitForHost(options: { exceptPid?: number; timeoutMs?: number } = {}): Promise<HostStatus> {
+    return waitUntil(
+      'a native host with the extension connected',
+      async () => {
+        for (const descriptor of this.descriptors()) {
+          if (descriptor.pid === options.exceptPid) continue;
+          try {
+            process.kill(descriptor.pid, 0);
+          } catch {
+            continue;
+          }
+          const info = await this.hostStatus(descriptor).catch(() => null);
+          if (info?.extension_connected) return { descriptor, info };
+        }
+        return null;
+      },
+      options.timeoutMs ?? 15_000,
+      50,
+    );
+  }
+
+  async openPage(pathname: string): Promise<Page> {
+    const page = await this.browser.newPage();
+    await page.goto(this.url(pathname), { waitUntil: 'load' });
+    return page;
+  }
+
+  async dispose(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+    await this.pages.close().catch(() => undefined);
+    // The host exits when Chrome closes its stdin; give it a moment before removing its home.
+    for (const descriptor of this.descriptors()) {
+      await waitUntil(
+        `host ${descriptor.pid} to exit`,
+        () => {
+          try {
+            process.kill(descriptor.pid, 0);
+            return null;
+          } catch {
+            return true;
+          }
+        },
+        5_000,
+      ).catch(() => {
+        try {
+          process.kill(descriptor.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      });
+    }
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
