@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { z } from 'zod';
 import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import { registerWorkspace } from '../../shared/src/node/config.js';
 import { binDir, xipeHome } from '../../shared/src/node/paths.js';
 import { ensureToken, readToken } from '../../shared/src/node/token.js';
-import { parseArgs, stringFlag, UsageError } from './args.js';
+import { type ParsedArgs, parseArgs, stringFlag, UsageError } from './args.js';
 import {
   BROWSERS,
   type BrowserName,
@@ -38,12 +39,24 @@ export const windowsRegistry: RegistrySeam = {
   },
 };
 
-/** What install wrote, so uninstall removes exactly that and nothing else. */
-interface InstallRecord {
-  launcher: string | null;
-  manifests: string[];
-  registry: string[];
-}
+/**
+ * What install wrote, one entry per registration, so uninstall removes exactly that (all of it, one
+ * browser's, or one user-data-dir's) and doctor knows which manifests to check.
+ */
+export const InstallEntry = z.object({
+  /** A browser name, or `user-data-dir` for `--user-data-dir` registrations. */
+  target: z.string(),
+  manifest: z.string(),
+  user_data_dir: z.string().optional(),
+  registry_key: z.string().optional(),
+});
+export type InstallEntry = z.infer<typeof InstallEntry>;
+
+export const InstallRecord = z.object({
+  launcher: z.string().nullable().default(null),
+  entries: z.array(InstallEntry).default([]),
+});
+export type InstallRecord = z.infer<typeof InstallRecord>;
 
 export interface InstallOptions {
   browser: BrowserName | 'all';
@@ -68,19 +81,21 @@ export interface InstallReport {
   notes: string[];
 }
 
-const recordPath = (home: string): string => path.join(home, 'install-record.json');
+export const installRecordPath = (home: string): string => path.join(home, 'install-record.json');
 
-function readRecord(home: string): InstallRecord {
+/** The record of what install wrote; a missing or unreadable record is an empty one. */
+export function readInstallRecord(home: string): InstallRecord {
   try {
-    const raw = JSON.parse(fs.readFileSync(recordPath(home), 'utf8')) as Partial<InstallRecord>;
-    return {
-      launcher: typeof raw.launcher === 'string' ? raw.launcher : null,
-      manifests: Array.isArray(raw.manifests) ? raw.manifests.filter((m) => typeof m === 'string') : [],
-      registry: Array.isArray(raw.registry) ? raw.registry.filter((r) => typeof r === 'string') : [],
-    };
+    const parsed = InstallRecord.safeParse(JSON.parse(fs.readFileSync(installRecordPath(home), 'utf8')));
+    if (parsed.success) return parsed.data;
   } catch {
-    return { launcher: null, manifests: [], registry: [] };
+    // missing or corrupt: nothing recorded
   }
+  return { launcher: null, entries: [] };
+}
+
+function writeRecord(home: string, record: InstallRecord): void {
+  writeFileAtomic(installRecordPath(home), `${JSON.stringify(record, null, 2)}\n`, 0o600);
 }
 
 function writeFileAtomic(file: string, content: string, mode: number): void {
@@ -91,7 +106,11 @@ function writeFileAtomic(file: string, content: string, mode: number): void {
   fs.renameSync(tmp, file);
 }
 
-const shellQuote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`;
+/** POSIX sh single-quoting: everything literal, a `'` becomes `'\''`. */
+export const shellQuote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`;
+
+/** cmd.exe: inside double quotes only `%` still expands, so it is doubled. Paths cannot hold `"`. */
+const batchQuote = (value: string): string => `"${value.replaceAll('%', '%%')}"`;
 
 /**
  * The browser starts the host with a minimal environment and its own cwd, so the launcher names
@@ -104,9 +123,22 @@ export function launcherScript(o: {
   windows: boolean;
 }): string {
   if (o.windows) {
-    return `@echo off\r\nrem Written by x-ipe-uiux install: starts the native-messaging host.\r\nset "XIPE_UIUX_HOME=${o.home}"\r\n"${o.nodePath}" "${o.entry}" host %*\r\n`;
+    return [
+      '@echo off',
+      'rem Written by x-ipe-uiux install: starts the native-messaging host.',
+      `set "XIPE_UIUX_HOME=${o.home.replaceAll('%', '%%')}"`,
+      `${batchQuote(o.nodePath)} ${batchQuote(o.entry)} host %*`,
+      '',
+    ].join('\r\n');
   }
-  return `#!/bin/sh\n# Written by x-ipe-uiux install: starts the native-messaging host.\nexport XIPE_UIUX_HOME=${shellQuote(o.home)}\nexec ${shellQuote(o.nodePath)} ${shellQuote(o.entry)} host "$@"\n`;
+  return [
+    '#!/bin/sh',
+    '# Written by x-ipe-uiux install: starts the native-messaging host.',
+    `XIPE_UIUX_HOME=${shellQuote(o.home)}`,
+    'export XIPE_UIUX_HOME',
+    `exec ${shellQuote(o.nodePath)} ${shellQuote(o.entry)} host "$@"`,
+    '',
+  ].join('\n');
 }
 
 export function hostManifest(launcher: string): Record<string, unknown> {
@@ -119,6 +151,15 @@ export function hostManifest(launcher: string): Record<string, unknown> {
   };
 }
 
+export const launcherPath = (home: string, windows: boolean): string =>
+  path.join(binDir(home), windows ? 'x-ipe-uiux-host.bat' : 'x-ipe-uiux-host');
+
+const MANIFEST_NAME = `${NATIVE_HOST_NAME}.json`;
+
+/** Where `--user-data-dir DIR` puts the manifest (Chromium reads `<DIR>/NativeMessagingHosts/`). */
+export const userDataDirManifest = (dir: string): string =>
+  path.join(path.resolve(dir), 'NativeMessagingHosts', MANIFEST_NAME);
+
 export function install(o: InstallOptions): InstallReport {
   const windows = o.platform.platform === 'win32';
   const notes: string[] = [];
@@ -126,24 +167,20 @@ export function install(o: InstallOptions): InstallReport {
   const hadToken = readToken(o.home) !== null;
   const token = ensureToken(o.home);
 
-  const launcher = path.join(binDir(o.home), windows ? 'x-ipe-uiux-host.bat' : 'x-ipe-uiux-host');
+  const launcher = launcherPath(o.home, windows);
   writeFileAtomic(
     launcher,
     launcherScript({ nodePath: o.nodePath, entry: o.entry, home: o.home, windows }),
     0o755,
   );
 
-  const record = readRecord(o.home);
-  record.launcher = launcher;
   const manifestJson = `${JSON.stringify(hostManifest(launcher), null, 2)}\n`;
-  const manifests: string[] = [];
-  const registry: string[] = [];
-  const manifestName = `${NATIVE_HOST_NAME}.json`;
+  const written: InstallEntry[] = [];
 
   if (o.userDataDir !== undefined) {
-    const file = path.join(path.resolve(o.userDataDir), 'NativeMessagingHosts', manifestName);
-    writeFileAtomic(file, manifestJson, 0o644);
-    manifests.push(file);
+    const manifest = userDataDirManifest(o.userDataDir);
+    writeFileAtomic(manifest, manifestJson, 0o644);
+    written.push({ target: 'user-data-dir', manifest, user_data_dir: path.resolve(o.userDataDir) });
   } else {
     let targets: BrowserName[] = o.browser === 'all' ? BROWSERS.filter(o.browserPresent) : [o.browser];
     if (targets.length === 0) {
@@ -152,24 +189,26 @@ export function install(o: InstallOptions): InstallReport {
     }
     for (const browser of targets) {
       if (windows) {
-        const file = path.join(o.home, 'manifests', `${browser}-${manifestName}`);
-        writeFileAtomic(file, manifestJson, 0o644);
-        manifests.push(file);
+        const manifest = path.join(o.home, 'manifests', `${browser}-${MANIFEST_NAME}`);
+        writeFileAtomic(manifest, manifestJson, 0o644);
         const key = registryKey(browser, NATIVE_HOST_NAME);
-        o.registry.setDefault(key, file);
-        registry.push(key);
+        o.registry.setDefault(key, manifest);
+        written.push({ target: browser, manifest, registry_key: key });
       } else {
         const dir = nativeHostsDir(browser, o.platform);
         if (dir === null) continue;
-        const file = path.join(dir, manifestName);
-        writeFileAtomic(file, manifestJson, 0o644);
-        manifests.push(file);
+        const manifest = path.join(dir, MANIFEST_NAME);
+        writeFileAtomic(manifest, manifestJson, 0o644);
+        written.push({ target: browser, manifest });
       }
     }
   }
-  record.manifests = [...new Set([...record.manifests, ...manifests])];
-  record.registry = [...new Set([...record.registry, ...registry])];
-  writeFileAtomic(recordPath(o.home), `${JSON.stringify(record, null, 2)}\n`, 0o600);
+  const record = readInstallRecord(o.home);
+  const rewritten = new Set(written.map((e) => e.manifest));
+  writeRecord(o.home, {
+    launcher,
+    entries: [...record.entries.filter((e) => !rewritten.has(e.manifest)), ...written],
+  });
 
   let workspace: string | null = null;
   if (o.workspace !== undefined) {
@@ -179,7 +218,15 @@ export function install(o: InstallOptions): InstallReport {
       notes.push(`${workspace} has no x-ipe-docs/ideas folder yet; create idea folders there before saving.`);
     }
   }
-  return { launcher, manifests, registry, token, tokenCreated: !hadToken, workspace, notes };
+  return {
+    launcher,
+    manifests: written.map((e) => e.manifest),
+    registry: written.flatMap((e) => (e.registry_key === undefined ? [] : [e.registry_key])),
+    token,
+    tokenCreated: !hadToken,
+    workspace,
+    notes,
+  };
 }
 
 export interface UninstallReport {
@@ -187,13 +234,17 @@ export interface UninstallReport {
   registryRemoved: string[];
 }
 
-/** Removes exactly what install recorded (optionally only one user-data-dir's manifest). */
+/**
+ * Removes exactly what install recorded: everything, or only one browser's or one user-data-dir's
+ * registration. The launcher and the record go only when no registration is left.
+ */
 export function uninstall(o: {
   home: string;
+  browser?: BrowserName | 'all';
   userDataDir?: string;
   registry: RegistrySeam;
 }): UninstallReport {
-  const record = readRecord(o.home);
+  const record = readInstallRecord(o.home);
   const removed: string[] = [];
   const registryRemoved: string[] = [];
   const removeFile = (file: string): void => {
@@ -204,20 +255,29 @@ export function uninstall(o: {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
   };
-  if (o.userDataDir !== undefined) {
-    const file = path.join(path.resolve(o.userDataDir), 'NativeMessagingHosts', `${NATIVE_HOST_NAME}.json`);
-    if (record.manifests.includes(file)) removeFile(file);
-    record.manifests = record.manifests.filter((m) => m !== file);
-    writeFileAtomic(recordPath(o.home), `${JSON.stringify(record, null, 2)}\n`, 0o600);
-    return { removed, registryRemoved };
+  const selected = (e: InstallEntry): boolean => {
+    if (o.userDataDir !== undefined) return e.manifest === userDataDirManifest(o.userDataDir);
+    if (o.browser !== undefined && o.browser !== 'all') return e.target === o.browser;
+    return true;
+  };
+  const remaining: InstallEntry[] = [];
+  for (const entry of record.entries) {
+    if (!selected(entry)) {
+      remaining.push(entry);
+      continue;
+    }
+    removeFile(entry.manifest);
+    if (entry.registry_key !== undefined) {
+      o.registry.deleteKey(entry.registry_key);
+      registryRemoved.push(entry.registry_key);
+    }
   }
-  for (const file of record.manifests) removeFile(file);
-  for (const key of record.registry) {
-    o.registry.deleteKey(key);
-    registryRemoved.push(key);
+  if (remaining.length > 0) {
+    writeRecord(o.home, { launcher: record.launcher, entries: remaining });
+  } else {
+    if (record.launcher !== null) removeFile(record.launcher);
+    removeFile(installRecordPath(o.home));
   }
-  if (record.launcher !== null) removeFile(record.launcher);
-  removeFile(recordPath(o.home));
   return { removed, registryRemoved };
 }
 
@@ -233,13 +293,18 @@ export function browserPresentOn(p: PlatformEnv): (browser: BrowserName) => bool
   };
 }
 
+function parseBrowserFlag(args: ParsedArgs): BrowserName | 'all' {
+  const browser = stringFlag(args, 'browser') ?? 'all';
+  if (browser !== 'all' && !isBrowserName(browser)) {
+    throw new UsageError(`--browser must be one of ${BROWSERS.join(', ')} or all (got '${browser}')`);
+  }
+  return browser;
+}
+
 export async function runInstall(argv: string[]): Promise<number> {
   try {
     const args = parseArgs(argv, { values: ['browser', 'user-data-dir', 'workspace'] });
-    const browser = stringFlag(args, 'browser') ?? 'all';
-    if (browser !== 'all' && !isBrowserName(browser)) {
-      throw new UsageError(`--browser must be one of ${BROWSERS.join(', ')} or all (got '${browser}')`);
-    }
+    const browser = parseBrowserFlag(args);
     const platform = currentPlatform();
     const userDataDirFlag = stringFlag(args, 'user-data-dir');
     const workspaceFlag = stringFlag(args, 'workspace');
@@ -275,10 +340,12 @@ export async function runInstall(argv: string[]): Promise<number> {
 export async function runUninstall(argv: string[]): Promise<number> {
   try {
     const args = parseArgs(argv, { values: ['browser', 'user-data-dir'] });
+    const browser = parseBrowserFlag(args);
     const userDataDirFlag = stringFlag(args, 'user-data-dir');
     const report = uninstall({
       home: xipeHome(),
       registry: windowsRegistry,
+      browser,
       ...(userDataDirFlag !== undefined ? { userDataDir: userDataDirFlag } : {}),
     });
     if (report.removed.length === 0 && report.registryRemoved.length === 0) {

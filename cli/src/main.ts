@@ -5,13 +5,15 @@
 const USAGE = `Usage: x-ipe-uiux <command> [options]
 
 Commands:
-  start [--workspace DIR] [--headless] [URL]   Launch Chromium with the extension, host and toolbar ready
+  start [--workspace DIR] [--headless] [--user-data-dir DIR] [--timeout SECONDS] [URL]
+                                               Launch Chromium with the extension, host and toolbar ready
   install [--browser B] [--user-data-dir DIR] [--workspace DIR]
                                                Register the native host with a browser
   uninstall [--browser B] [--user-data-dir DIR]
                                                Remove what install wrote
-  init [--client claude|copilot|opencode|all]  Register the MCP server with coding agents
-  doctor [--json]                              Check every link and say how to fix what is broken
+  init [--client claude|copilot|opencode|all] [--workspace DIR]
+                                               Register the MCP server with coding agents
+  doctor [--json] [--workspace DIR]            Check every link and say how to fix what is broken
   mcp [--workspace DIR]                        The MCP stdio server (started by agents)
   host                                         The native-messaging host (started by the browser)
 
@@ -33,6 +35,14 @@ export async function main(argv: string[]): Promise<number> {
     case 'uninstall': {
       const { runInstall, runUninstall } = await import('./install.js');
       return command === 'install' ? runInstall(rest) : runUninstall(rest);
+    }
+    case 'init': {
+      const { runInit } = await import('./init.js');
+      return runInit(rest);
+    }
+    case 'doctor': {
+      const { runDoctor } = await import('./doctor.js');
+      return runDoctor(rest);
     }
     case 'start': {
       const { runStart } = await import('./start.js');

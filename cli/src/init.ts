@@ -1,0 +1,224 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
+import { withGuide } from './agent-guide.js';
+import { parseArgs, stringFlag, UsageError } from './args.js';
+import { JsoncError, parseJsonc, setJsoncProperty } from './jsonc.js';
+import { cliEntry } from './package-root.js';
+
+export const CLIENTS = ['claude', 'copilot', 'opencode'] as const;
+export type ClientName = (typeof CLIENTS)[number];
+
+export interface InitContext {
+  /** Project root: where project-level configs and instruction files go. */
+  workspace: string;
+  nodePath: string;
+  entry: string;
+  /** The user's home directory (Copilot's config lives under it). */
+  userHome: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ClientTarget {
+  client: ClientName;
+  configFile: string;
+  /** Key path of the server entry inside the config. */
+  keyPath: string[];
+  entry: Record<string, unknown>;
+  /** Written only when the config file does not exist yet. */
+  newFileHeader: Record<string, unknown>;
+  guideFile: string;
+}
+
+/** XIPE_UIUX_HOME set at init time is passed on, so the server finds the same token and hosts. */
+function homeEnv(env: NodeJS.ProcessEnv): Record<string, string> | undefined {
+  const home = env.XIPE_UIUX_HOME;
+  return home !== undefined && home !== '' ? { XIPE_UIUX_HOME: path.resolve(home) } : undefined;
+}
+
+/** Copilot CLI keeps user-level MCP servers in `$COPILOT_HOME/mcp-config.json` (default ~/.copilot). */
+export function copilotConfigFile(userHome: string, env: NodeJS.ProcessEnv): string {
+  const dir =
+    env.COPILOT_HOME !== undefined && env.COPILOT_HOME !== ''
+      ? env.COPILOT_HOME
+      : path.join(userHome, '.copilot');
+  return path.join(dir, 'mcp-config.json');
+}
+
+/** Where each client reads its MCP servers and its instructions, and the entry in its format. */
+export function clientTarget(client: ClientName, ctx: InitContext): ClientTarget {
+  const root = path.resolve(ctx.workspace);
+  const serverArgs = [ctx.entry, 'mcp', '--workspace', root];
+  const env = homeEnv(ctx.env);
+  switch (client) {
+    case 'claude':
+      return {
+        client,
+        configFile: path.join(root, '.mcp.json'),
+        keyPath: ['mcpServers', MCP_SERVER_NAME],
+        entry: { command: ctx.nodePath, args: serverArgs, ...(env ? { env } : {}) },
+        newFileHeader: {},
+        guideFile: path.join(root, 'CLAUDE.md'),
+      };
+    case 'copilot':
+      // A user-level file: no --workspace, so the server uses the directory Copilot runs in.
+      return {
+        client,
+        configFile: copilotConfigFile(ctx.userHome, ctx.env),
+        keyPath: ['mcpServers', MCP_SERVER_NAME],
+        entry: {
+          type: 'local',
+          command: ctx.nodePath,
+          args: [ctx.entry, 'mcp'],
+          tools: ['*'],
+          ...(env ? { env } : {}),
+        },
+        newFileHeader: {},
+        guideFile: path.join(root, '.github', 'copilot-instructions.md'),
+      };
+    case 'opencode': {
+      const jsonc = path.join(root, 'opencode.jsonc');
+      return {
+        client,
+        configFile: fs.existsSync(jsonc) ? jsonc : path.join(root, 'opencode.json'),
+        keyPath: ['mcp', MCP_SERVER_NAME],
+        entry: {
+          type: 'local',
+          command: [ctx.nodePath, ...serverArgs],
+          enabled: true,
+          ...(env ? { environment: env } : {}),
+        },
+        newFileHeader: { $schema: 'https://opencode.ai/config.json' },
+        guideFile: path.join(root, 'AGENTS.md'),
+      };
+    }
+  }
+}
+
+export type FileAction = 'created' | 'updated' | 'unchanged';
+
+export interface ClientResult {
+  client: ClientName;
+  configFile: string;
+  config: FileAction | 'refused';
+  guideFile: string;
+  guide: FileAction | 'skipped';
+  /** Why the config was refused (the file was left untouched). */
+  error?: string;
+}
+
+function readIfExists(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** Writes through a temp file and rename, keeping the original file's mode. */
+function writeAtomic(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  let mode = 0o644;
+  try {
+    mode = fs.statSync(file).mode & 0o777;
+  } catch {
+    // new file
+  }
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text, { mode });
+  fs.renameSync(tmp, file);
+}
+
+function writeIfChanged(file: string, before: string | null, after: string): FileAction {
+  if (before === after) return 'unchanged';
+  writeAtomic(file, after);
+  return before === null ? 'created' : 'updated';
+}
+
+/** Merges the server entry into one client's config and installs the guide. Never clobbers. */
+export function initClient(target: ClientTarget): ClientResult {
+  const base = { client: target.client, configFile: target.configFile, guideFile: target.guideFile };
+  const before = readIfExists(target.configFile);
+  let after: string;
+  try {
+    if (before === null || before.trim() === '') {
+      const doc = { ...target.newFileHeader };
+      let cursor: Record<string, unknown> = doc;
+      for (const key of target.keyPath.slice(0, -1)) {
+        const next: Record<string, unknown> = {};
+        cursor[key] = next;
+        cursor = next;
+      }
+      cursor[target.keyPath.at(-1) ?? MCP_SERVER_NAME] = target.entry;
+      after = `${JSON.stringify(doc, null, 2)}\n`;
+    } else {
+      const parsed = parseJsonc(before);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new Error('the top level is not a JSON object');
+      }
+      after = setJsoncProperty(before, target.keyPath, target.entry);
+    }
+  } catch (err) {
+    const why = err instanceof JsoncError || err instanceof Error ? err.message : String(err);
+    return {
+      ...base,
+      config: 'refused',
+      guide: 'skipped',
+      error: `cannot parse ${target.configFile} (${why}); left it untouched. Fix the file, then run init again.`,
+    };
+  }
+  const config = writeIfChanged(target.configFile, before, after);
+  const guideBefore = readIfExists(target.guideFile);
+  const guide = writeIfChanged(target.guideFile, guideBefore, withGuide(guideBefore));
+  return { ...base, config, guide };
+}
+
+export function initClients(clients: readonly ClientName[], ctx: InitContext): ClientResult[] {
+  return clients.map((client) => initClient(clientTarget(client, ctx)));
+}
+
+export async function runInit(argv: string[]): Promise<number> {
+  try {
+    const args = parseArgs(argv, { values: ['client', 'workspace'] });
+    const clientFlag = stringFlag(args, 'client') ?? 'all';
+    const clients: ClientName[] =
+      clientFlag === 'all'
+        ? [...CLIENTS]
+        : clientFlag.split(',').map((c) => {
+            if (!(CLIENTS as readonly string[]).includes(c)) {
+              throw new UsageError(`--client must be one of ${CLIENTS.join(', ')} or all (got '${c}')`);
+            }
+            return c as ClientName;
+          });
+    if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+    const workspace = path.resolve(stringFlag(args, 'workspace') ?? process.cwd());
+    const results = initClients(clients, {
+      workspace,
+      nodePath: process.execPath,
+      entry: cliEntry(),
+      userHome: os.homedir(),
+      env: process.env,
+    });
+    let refused = 0;
+    for (const r of results) {
+      if (r.config === 'refused') {
+        refused += 1;
+        process.stderr.write(`${r.client}: refused: ${r.error ?? ''}\n`);
+        continue;
+      }
+      process.stdout.write(`${r.client}: ${r.config} ${r.configFile} (server "${MCP_SERVER_NAME}")\n`);
+      process.stdout.write(`${r.client}: ${r.guide} agent guide in ${r.guideFile}\n`);
+    }
+    if (refused === 0) {
+      process.stdout.write(
+        'Restart the agent so it picks up the server; `x-ipe-uiux doctor` checks the browser side.\n',
+      );
+    }
+    return refused === 0 ? 0 : 1;
+  } catch (err) {
+    process.stderr.write(`x-ipe-uiux init: ${(err as Error).message}\n`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+}
