@@ -164,6 +164,7 @@ export class Router {
 
   /** A frame from the extension that is JSON but not an envelope: answer it if it was a request. */
   handleExtensionInvalid(raw: unknown, error: string): void {
+    if (this.stopped) return; // like handleExtensionEnvelope: nothing is answered once stopping
     this.options.logger.warn('ignored an invalid message from the extension', { error });
     const id = requestIdOf(raw);
     if (id !== null) {
