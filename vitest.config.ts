@@ -24,6 +24,18 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'faults',
+          globalSetup: ['test/global-setup.ts'],
+          include: ['test/faults/**/*.test.ts'],
+          environment: 'node',
+          // Real host and MCP processes; two cores, so at most two files at once.
+          testTimeout: 90_000,
+          hookTimeout: 60_000,
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           globalSetup: ['test/global-setup.ts'],
           include: ['test/e2e/**/*.test.ts'],
