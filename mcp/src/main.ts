@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { BRIDGE_MAX_FRAME_BYTES } from '../../shared/src/constants.js';
 import { createLogger } from '../../shared/src/node/logger.js';
 import { logsDir, xipeHome } from '../../shared/src/node/paths.js';
 import { createBridgeClient } from './bridge-client.js';
@@ -39,7 +40,11 @@ export async function runMcp(argv: string[]): Promise<number> {
   const logger = createLogger({ component: 'mcp', file: path.join(logsDir(home), 'mcp.log') });
   const bridge = createBridgeClient({ home, workspace, logger });
   const server = createServer({ bridge, workspace, logger });
-  const transport = new StdioServerTransport();
+  // The SDK's default 10 MiB read cap would close the session on a larger save_uiux_reference call
+  // instead of letting the tool answer PAYLOAD_TOO_LARGE; the bridge frame cap bounds memory instead.
+  const transport = new StdioServerTransport(process.stdin, process.stdout, {
+    maxBufferSize: BRIDGE_MAX_FRAME_BYTES,
+  });
 
   const done = new Promise<string>((resolve) => {
     transport.onclose = () => resolve('transport closed');
