@@ -32,6 +32,12 @@ export interface NativeLinkDeps {
 
 export type LinkState = 'idle' | 'connecting' | 'connected' | 'waiting';
 
+interface PendingHostRequest {
+  resolve(result: unknown): void;
+  reject(error: XipeError): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
 export class NativeHostLink {
   private port: chrome.runtime.Port | null = null;
   private helloDone = false;
@@ -41,6 +47,9 @@ export class NativeHostLink {
   private readonly assembler = new ChunkAssembler();
   private readonly log: Pick<Console, 'info' | 'warn' | 'error'>;
   private readonly connectNative: (name: string) => chrome.runtime.Port;
+  /** Requests this extension sent to host commands (the toolbar's save_reference, list_ideas…). */
+  private readonly pendingHost = new Map<string, PendingHostRequest>();
+  private nextHostRequestId = 1;
 
   constructor(private readonly deps: NativeLinkDeps) {
     this.log = deps.log ?? console;
@@ -50,6 +59,51 @@ export class NativeHostLink {
   get state(): LinkState {
     if (this.port !== null) return this.helloDone ? 'connected' : 'connecting';
     return this.retryTimer !== null ? 'waiting' : 'idle';
+  }
+
+  /** The port is open and the host answered the hello. */
+  get connected(): boolean {
+    return this.port !== null && this.helloDone;
+  }
+
+  /** Sends a request to a command the host answers itself and resolves with its result. */
+  request(command: string, params: unknown, timeoutMs = 30_000): Promise<unknown> {
+    if (!this.connected) {
+      return Promise.reject(
+        new XipeError(
+          'BACKEND_UNREACHABLE',
+          'The X-IPE native host is not connected. Run `x-ipe-uiux install` (or `x-ipe-uiux doctor`) and retry.',
+        ),
+      );
+    }
+    const id = `ext-${this.nextHostRequestId++}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pendingHost.delete(id);
+        reject(new XipeError('TIMEOUT', `The host did not answer '${command}' within ${timeoutMs} ms.`));
+      }, timeoutMs);
+      this.pendingHost.set(id, { resolve, reject, timer });
+      try {
+        this.post({ type: 'request', id, command, params, timeout_ms: timeoutMs }, true);
+      } catch (err) {
+        clearTimeout(timer);
+        this.pendingHost.delete(id);
+        reject(new XipeError('PAYLOAD_TOO_LARGE', `Could not send '${command}': ${(err as Error).message}`));
+      }
+    });
+  }
+
+  /** Sends an `event` envelope (capture events for MCP clients); dropped while disconnected. */
+  emit(event: string, data: unknown): void {
+    if (this.connected) this.post({ type: 'event', event, data });
+  }
+
+  private settleHostRequests(error: XipeError): void {
+    for (const [id, pending] of this.pendingHost) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+      this.pendingHost.delete(id);
+    }
   }
 
   /**
@@ -98,6 +152,12 @@ export class NativeHostLink {
       this.port = null;
       this.helloDone = false;
       this.assembler.clear();
+      this.settleHostRequests(
+        new XipeError(
+          'BACKEND_UNREACHABLE',
+          `The native host disconnected (${why}) before answering; retry.`,
+        ),
+      );
       this.log.warn(`[x-ipe] native host disconnected: ${why}; retrying in ${this.backoffMs} ms`);
       this.scheduleRetry();
     });
@@ -151,6 +211,15 @@ export class NativeHostLink {
       case 'request':
         void this.answer(envelope);
         return;
+      case 'response': {
+        const pending = typeof envelope.id === 'string' ? this.pendingHost.get(envelope.id) : undefined;
+        if (pending === undefined) return;
+        this.pendingHost.delete(String(envelope.id));
+        clearTimeout(pending.timer);
+        if (envelope.ok) pending.resolve(envelope.result);
+        else pending.reject(XipeError.from(envelope.error));
+        return;
+      }
       case 'error':
         this.log.error(`[x-ipe] host reported: ${envelope.error.code}: ${envelope.error.message}`);
         return;

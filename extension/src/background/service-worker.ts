@@ -6,6 +6,7 @@ import { browserInfo } from './browser-info.js';
 import { dispatch } from './dispatcher.js';
 import { HANDLERS } from './handlers/index.js';
 import { NativeHostLink } from './native-port.js';
+import { registerToolbar } from './toolbar/index.js';
 
 /**
  * MV3 service worker. Chrome stops it after ~30 s idle unless a native port is open, and nothing
@@ -35,6 +36,7 @@ const link = new NativeHostLink({
   hello: buildHello,
   onRequest: (request) => dispatch(request, HANDLERS, { browserInfo }),
 });
+registerToolbar(link);
 
 function ensureHeartbeat(): void {
   // periodInMinutes 0.5 is Chrome's minimum; re-creating an existing alarm would reset its phase.

@@ -1,8 +1,10 @@
 import { HOST_STATUS } from '../../../shared/src/commands/host-status.js';
 import { LIST_IDEAS } from '../../../shared/src/commands/list-ideas.js';
+import { NEXT_REFERENCE_IDS } from '../../../shared/src/commands/next-reference-ids.js';
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
 import { hostStatus } from './host-status.js';
 import { listIdeasHandler } from './list-ideas.js';
+import { nextReferenceIds } from './next-reference-ids.js';
 import { saveReferenceHandler } from './save-reference.js';
 import type { HostHandler } from './types.js';
 
@@ -16,4 +18,5 @@ export const HOST_HANDLERS: Record<string, HostHandler> = {
   [HOST_STATUS]: hostStatus,
   [SAVE_REFERENCE]: saveReferenceHandler,
   [LIST_IDEAS]: listIdeasHandler,
+  [NEXT_REFERENCE_IDS]: nextReferenceIds,
 };

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../../shared/src/constants.js';
+import { DTCG_FILE, toDtcg } from '../../../shared/src/design-tokens.js';
 import { validationError, XipeError } from '../../../shared/src/errors.js';
 import { jsonByteLength, ReferenceData, type SaveResult } from '../../../shared/src/reference-data.js';
 import { fsyncDir, isTempName, TEMP_PREFIX, toWriteError, writeFileAtomic } from './atomic-write.js';
@@ -102,6 +103,15 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
             throw toWriteError(mergedFile, err);
           },
         );
+        // The merged design tokens also as a W3C Design Tokens (DTCG 2025.10) file beside it.
+        if (Object.keys(merged.design_tokens).length > 0) {
+          const tokensFile = path.join(dirs.refsDir, DTCG_FILE);
+          await writeFileAtomic(tokensFile, `${JSON.stringify(toDtcg(merged.design_tokens), null, 2)}\n`, {
+            overwrite: true,
+          }).catch((err: unknown) => {
+            throw toWriteError(tokensFile, err);
+          });
+        }
         return {
           status: 'success',
           session_file: name,

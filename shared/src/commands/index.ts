@@ -3,12 +3,14 @@ import { HOST_STATUS, HostStatusParams, HostStatusResult } from './host-status.j
 import { INJECT_SCRIPT, InjectScriptParams, InjectScriptResult } from './inject-script.js';
 import { LIST_IDEAS, ListIdeasParams, ListIdeasResult } from './list-ideas.js';
 import { LIST_TABS, ListTabsParams, ListTabsResult } from './list-tabs.js';
+import { NEXT_REFERENCE_IDS, NextReferenceIdsParams, NextReferenceIdsResult } from './next-reference-ids.js';
 import { SAVE_REFERENCE, SaveReferenceParams, SaveReferenceResult } from './save-reference.js';
 
 export * from './host-status.js';
 export * from './inject-script.js';
 export * from './list-ideas.js';
 export * from './list-tabs.js';
+export * from './next-reference-ids.js';
 export * from './save-reference.js';
 export * from './target.js';
 
@@ -28,6 +30,7 @@ export const COMMANDS = {
   [HOST_STATUS]: { handledBy: 'host', params: HostStatusParams, result: HostStatusResult },
   [SAVE_REFERENCE]: { handledBy: 'host', params: SaveReferenceParams, result: SaveReferenceResult },
   [LIST_IDEAS]: { handledBy: 'host', params: ListIdeasParams, result: ListIdeasResult },
+  [NEXT_REFERENCE_IDS]: { handledBy: 'host', params: NextReferenceIdsParams, result: NextReferenceIdsResult },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -7,5 +7,6 @@ export interface HostLink {
   request(command: string, params: unknown, timeoutMs?: number): Promise<unknown>;
   /** Sends an `event` envelope; dropped when the host is not connected (nobody is listening). */
   emit(event: string, data: unknown): void;
-  connected(): boolean;
+  /** The port is open and the host answered the hello. */
+  readonly connected: boolean;
 }

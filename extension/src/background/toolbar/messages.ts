@@ -70,7 +70,7 @@ export function createToolbarHandler(deps: ToolbarDeps) {
   const now = deps.now ?? (() => new Date());
 
   function emit<E extends CaptureEventName>(name: E, tabId: number, pageUrl: string, data: object): void {
-    if (!deps.host.connected()) return;
+    if (!deps.host.connected) return;
     const payload = { tab_id: tabId, page_url: pageUrl, at: now().toISOString(), ...data };
     const parsed = CAPTURE_EVENT_DATA[name].safeParse(payload);
     if (parsed.success) deps.host.emit(name, parsed.data);
@@ -89,7 +89,7 @@ export function createToolbarHandler(deps: ToolbarDeps) {
         'Nothing collected yet: pick an element, an area or a colour first.',
       );
     }
-    if (!deps.host.connected()) {
+    if (!deps.host.connected) {
       throw new XipeError(
         'BACKEND_UNREACHABLE',
         'The X-IPE native host is not connected, so nothing can be saved yet. Your captures are kept. ' +
@@ -131,7 +131,7 @@ export function createToolbarHandler(deps: ToolbarDeps) {
       case 'xipe-toolbar:get_state':
         return {
           collection: await deps.store.get(tabId, tabUrl, req.typography),
-          host_connected: deps.host.connected(),
+          host_connected: deps.host.connected,
         };
       case 'xipe-toolbar:capture_element': {
         const crop = await deps.capture.crop(tabId, req.crop, req.viewport);
@@ -177,7 +177,7 @@ export function createToolbarHandler(deps: ToolbarDeps) {
         return item;
       }
       case 'xipe-toolbar:list_ideas': {
-        if (!deps.host.connected()) {
+        if (!deps.host.connected) {
           throw new XipeError(
             'BACKEND_UNREACHABLE',
             'The X-IPE native host is not connected. Run `x-ipe-uiux install --workspace <dir>`, then reopen the toolbar.',

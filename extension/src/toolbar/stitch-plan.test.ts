@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { alignStep, FULL_PAGE_MAX_CSS_HEIGHT, planFullPage } from './stitch-plan.js';
+
+const page = (scrollHeight: number, dpr = 1) => ({
+  scrollHeight,
+  viewportWidth: 1280,
+  viewportHeight: 700,
+  devicePixelRatio: dpr,
+});
+
+describe('planFullPage', () => {
+  it('takes one capture for a page that fits', () => {
+    const plan = planFullPage(page(500));
+    expect(plan.steps).toEqual([{ scrollY: 0, srcY: 0, height: 700, destY: 0 }]);
+    expect(plan).toMatchObject({ width: 1280, height: 700, capped: false });
+  });
+  it('covers a five-viewport page with five bands and no overlap', () => {
+    const plan = planFullPage(page(3500));
+    expect(plan.steps.map((s) => s.scrollY)).toEqual([0, 700, 1400, 2100, 2800]);
+    expect(plan.height).toBe(3500);
+  });
+  it('aligns the last band with the bottom when the page is not a multiple of the viewport', () => {
+    const plan = planFullPage(page(1600));
+    expect(plan.steps).toEqual([
+      { scrollY: 0, srcY: 0, height: 700, destY: 0 },
+      { scrollY: 700, srcY: 0, height: 700, destY: 700 },
+      { scrollY: 900, srcY: 500, height: 200, destY: 1400 },
+    ]);
+  });
+  it('caps tall pages and says so', () => {
+    const plan = planFullPage(page(100_000));
+    expect(plan.height).toBe(FULL_PAGE_MAX_CSS_HEIGHT);
+    expect(plan.capped).toBe(true);
+    expect(plan.pageHeight).toBe(100_000);
+  });
+  it('keeps the canvas below the device-pixel limit at high DPR', () => {
+    expect(planFullPage(page(100_000, 3)).height).toBe(10_666);
+  });
+  it('tiles the output exactly, every band inside the viewport (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60_000 }), fc.integer({ min: 100, max: 2000 }), (h, vh) => {
+        const plan = planFullPage({
+          scrollHeight: h,
+          viewportWidth: 800,
+          viewportHeight: vh,
+          devicePixelRatio: 1,
+        });
+        let covered = 0;
+        for (const s of plan.steps) {
+          expect(s.destY).toBe(covered);
+          expect(s.srcY).toBeGreaterThanOrEqual(0);
+          expect(s.srcY + s.height).toBeLessThanOrEqual(vh);
+          expect(s.scrollY).toBeLessThanOrEqual(Math.max(h, vh) - vh);
+          expect(s.scrollY + s.srcY).toBe(s.destY);
+          covered += s.height;
+        }
+        expect(covered).toBe(plan.height);
+      }),
+    );
+  });
+});
+
+describe('alignStep', () => {
+  const step = { scrollY: 1400, srcY: 0, height: 700, destY: 1400 };
+  it('moves the source by the scroll difference', () => {
+    expect(alignStep({ ...step, height: 600 }, 1350, 700)).toEqual({
+      scrollY: 1350,
+      srcY: 50,
+      height: 600,
+      destY: 1400,
+    });
+  });
+  it('rejects a scroll that leaves the band outside the viewport', () => {
+    expect(alignStep(step, 1300, 700)).toBeNull();
+    expect(alignStep(step, 1500, 700)).toBeNull();
+  });
+});

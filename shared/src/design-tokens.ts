@@ -1,0 +1,136 @@
+/**
+ * Design tokens: the v1.0 `design_tokens` section built from what the designer picked, and its
+ * W3C Design Tokens (DTCG 2025.10) form, written as `design-tokens.tokens.json` next to
+ * `reference-data.json`. Pure and browser-safe: the toolbar builds the first, the host writes the
+ * second from the merged view.
+ */
+
+export const DTCG_FILE = 'design-tokens.tokens.json';
+
+export type TokenColorRole = 'primary' | 'secondary' | 'accent' | 'background' | 'text' | 'custom';
+
+export interface RoleColor {
+  hex: string;
+  role: TokenColorRole;
+}
+
+export interface TypographyPick {
+  heading_font?: string | undefined;
+  body_font?: string | undefined;
+  base_size?: string | undefined;
+}
+
+/** `{colors: {primary: "#…", …}, typography: {heading_font, body_font, base_size}}`; empty parts left out. */
+export function buildDesignTokens(
+  colors: readonly RoleColor[],
+  typography: TypographyPick,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const byRole: Record<string, string> = {};
+  const seen = new Map<string, number>();
+  for (const c of colors) {
+    const n = (seen.get(c.role) ?? 0) + 1;
+    seen.set(c.role, n);
+    // The first colour of a role takes the plain name, later ones are numbered (primary-2).
+    byRole[n === 1 ? c.role : `${c.role}-${n}`] = c.hex.toLowerCase();
+  }
+  if (Object.keys(byRole).length > 0) out.colors = byRole;
+  const typo: Record<string, string> = {};
+  if (typography.heading_font) typo.heading_font = typography.heading_font;
+  if (typography.body_font) typo.body_font = typography.body_font;
+  if (typography.base_size) typo.base_size = typography.base_size;
+  if (Object.keys(typo).length > 0) out.typography = typo;
+  return out;
+}
+
+/** Splits a CSS font-family list into names, unquoted: `"Inter", system-ui` → ["Inter", "system-ui"]. */
+export function parseFontFamily(value: string): string[] {
+  const names: string[] = [];
+  let current = '';
+  let quote: string | null = null;
+  for (const ch of value) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      else current += ch;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === ',') {
+      if (current.trim()) names.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  if (current.trim()) names.push(current.trim().replace(/\s+/g, ' '));
+  return names;
+}
+
+/** `16px` / `1.25rem` → DTCG dimension; anything else null. */
+export function parseDimension(value: string): { value: number; unit: 'px' | 'rem' } | null {
+  const m = /^\s*(-?\d+(?:\.\d+)?)(px|rem)\s*$/.exec(value);
+  if (!m) return null;
+  return { value: Number(m[1]), unit: m[2] === 'rem' ? 'rem' : 'px' };
+}
+
+function hexToDtcgColor(hex: string): Record<string, unknown> | null {
+  const m = /^#?([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(hex.trim());
+  const body = m?.[1];
+  if (!body) return null;
+  const channel = (i: number) => Number.parseInt(body.slice(i, i + 2), 16) / 255;
+  const round = (v: number) => Math.round(v * 10_000) / 10_000;
+  const value: Record<string, unknown> = {
+    colorSpace: 'srgb',
+    components: [round(channel(0)), round(channel(2)), round(channel(4))],
+    hex: `#${body.toLowerCase()}`,
+  };
+  if (m?.[2]) value.alpha = round(Number.parseInt(m[2], 16) / 255);
+  return value;
+}
+
+/** DTCG names may not start with `$` nor contain `{`, `}` or `.`. */
+function tokenName(name: string): string {
+  const cleaned = name.replace(/[{}.]/g, '-').replace(/^\$+/, '');
+  return cleaned.length > 0 ? cleaned : 'token';
+}
+
+/**
+ * Converts a v1.0 `design_tokens` object to a DTCG 2025.10 document. Known parts become typed
+ * tokens (colors → `color`, fonts → `fontFamily`, base size → `dimension`); anything else is kept
+ * under `$extensions` so nothing the agent saved is lost.
+ */
+export function toDtcg(designTokens: Record<string, unknown>): Record<string, unknown> {
+  const doc: Record<string, unknown> = {
+    $description: 'Design tokens collected with X-IPE UI/UX Reference (W3C DTCG 2025.10 format).',
+  };
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(designTokens)) {
+    if (key === 'colors' && value && typeof value === 'object' && !Array.isArray(value)) {
+      const group: Record<string, unknown> = { $type: 'color' };
+      const rest: Record<string, unknown> = {};
+      for (const [name, hex] of Object.entries(value)) {
+        const color = typeof hex === 'string' ? hexToDtcgColor(hex) : null;
+        if (color) group[tokenName(name)] = { $value: color };
+        else rest[name] = hex;
+      }
+      doc.color = group;
+      if (Object.keys(rest).length > 0) extra.colors = rest;
+    } else if (key === 'typography' && value && typeof value === 'object' && !Array.isArray(value)) {
+      const t = value as Record<string, unknown>;
+      const font: Record<string, unknown> = {};
+      const rest: Record<string, unknown> = {};
+      for (const [name, v] of Object.entries(t)) {
+        if ((name === 'heading_font' || name === 'body_font') && typeof v === 'string' && v.trim()) {
+          font[name === 'heading_font' ? 'heading' : 'body'] = {
+            $type: 'fontFamily',
+            $value: parseFontFamily(v),
+          };
+        } else if (name === 'base_size' && typeof v === 'string' && parseDimension(v)) {
+          doc.size = { base: { $type: 'dimension', $value: parseDimension(v) } };
+        } else rest[name] = v;
+      }
+      if (Object.keys(font).length > 0) doc.font = font;
+      if (Object.keys(rest).length > 0) extra.typography = rest;
+    } else {
+      extra[key] = value;
+    }
+  }
+  if (Object.keys(extra).length > 0) doc.$extensions = { 'com.xipe.uiux_reference': extra };
+  return doc;
+}

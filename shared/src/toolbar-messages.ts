@@ -1,0 +1,272 @@
+import * as z from 'zod/mini';
+import type { $ZodShape } from 'zod/v4/core';
+
+/**
+ * Runtime messages between the designer toolbar (content script, isolated world) and the service
+ * worker, plus the capture events the worker forwards to the host. The single source of truth:
+ * both sides parse with these schemas before using a message.
+ *
+ * Written with `zod/mini` so the toolbar bundle stays small (the full zod adds ~20 KB gzip to a
+ * script injected into every page the designer opens). Mini and classic schemas compose, so the
+ * worker and the host can embed these in classic schemas.
+ */
+
+const finite = () => z.number().check(z.refine(Number.isFinite, 'must be a finite number'));
+const shortText = (max: number) => z.string().check(z.maxLength(max));
+
+/** Prefix of every toolbar message type, so the worker can ignore other runtime messages fast. */
+export const TOOLBAR_MESSAGE_PREFIX = 'xipe-toolbar:';
+
+export const CssRect = z.object({ x: finite(), y: finite(), width: finite(), height: finite() });
+export type CssRect = z.infer<typeof CssRect>;
+
+/** The visible viewport (CSS px, without scrollbars) and the page's device pixel ratio. */
+export const ViewportInfo = z.object({
+  width: z.number().check(z.positive()),
+  height: z.number().check(z.positive()),
+  dpr: z.number().check(z.positive()),
+});
+export type ViewportInfo = z.infer<typeof ViewportInfo>;
+
+export const ColorRole = z.enum(['primary', 'secondary', 'accent', 'background', 'text', 'custom']);
+export type ColorRole = z.infer<typeof ColorRole>;
+
+export const CaptureKind = z.enum(['element', 'area', 'full_page']);
+export type CaptureKind = z.infer<typeof CaptureKind>;
+
+/** Computed styles a designer cares about, as CSS strings (font-family, color, padding, …). */
+export const DesignerStyles = z.record(shortText(64), shortText(1024));
+export type DesignerStyles = z.infer<typeof DesignerStyles>;
+
+export const Typography = z.object({
+  heading_font: z.optional(shortText(512)),
+  body_font: z.optional(shortText(512)),
+  /** e.g. "16px" */
+  base_size: z.optional(shortText(32)),
+});
+export type Typography = z.infer<typeof Typography>;
+
+/** What the toolbar knows about an element, area or full page before the worker adds the crop. */
+export const ElementDraft = z.object({
+  kind: CaptureKind,
+  selector: shortText(4096).check(z.minLength(1)),
+  tag: shortText(100).check(z.minLength(1)),
+  /** Page coordinates (CSS px, relative to the document, not the viewport). */
+  bounding_box: CssRect,
+  styles: z.optional(DesignerStyles),
+  /** The first words of the element's text, to recognise it in the list. */
+  text: z.optional(shortText(200)),
+  comment: z.optional(shortText(65_536)),
+  page_url: shortText(8192),
+  /** Set for full-page shots taller than the cap. */
+  capped_at: z.optional(z.number()),
+});
+export type ElementDraft = z.infer<typeof ElementDraft>;
+
+export const ColorDraft = z.object({
+  hex: z.string().check(z.regex(/^#[0-9a-f]{6}$/)),
+  rgb: shortText(32),
+  hsl: shortText(32),
+  role: ColorRole,
+  source_selector: z.optional(shortText(4096)),
+  /** Where it was seen: "background of nav.top", "text of h1" … */
+  context: z.optional(shortText(1024)),
+  /** The contrast pair when the colour was picked as text over a background. */
+  contrast: z.optional(z.object({ against: z.string(), ratio: z.number(), rating: shortText(16) })),
+  page_url: shortText(8192),
+});
+export type ColorDraft = z.infer<typeof ColorDraft>;
+
+/** A collected item as the worker stores it; the crop bytes live in storage under their own key. */
+export const CollectedElement = z.extend(ElementDraft, {
+  key: shortText(64),
+  created_at: z.string(),
+  crop: z.nullable(z.object({ width: z.number(), height: z.number() })),
+});
+export type CollectedElement = z.infer<typeof CollectedElement>;
+
+export const CollectedColor = z.extend(ColorDraft, { key: shortText(64), created_at: z.string() });
+export type CollectedColor = z.infer<typeof CollectedColor>;
+
+export const Collection = z.object({
+  source_url: z.string(),
+  started_at: z.string(),
+  elements: z.array(CollectedElement),
+  colors: z.array(CollectedColor),
+  typography: Typography,
+  /** Where the last save went, so the picker starts there. */
+  last_target: z.optional(z.object({ workspace: z.optional(z.string()), idea_folder: z.string() })),
+});
+export type Collection = z.infer<typeof Collection>;
+
+// ── requests: toolbar → worker ─────────────────────────────────────────────────────────────────
+
+const msg = <T extends string, S extends $ZodShape>(type: T, shape: S) =>
+  z.object({ type: z.literal(`${TOOLBAR_MESSAGE_PREFIX}${type}` as `xipe-toolbar:${T}`), ...shape });
+
+export const GetStateRequest = msg('get_state', {
+  page_url: z.string(),
+  typography: z.optional(Typography),
+});
+export const CaptureElementRequest = msg('capture_element', {
+  draft: ElementDraft,
+  /** The crop in viewport CSS px at the time of the capture (the toolbar's UI is hidden). */
+  crop: CssRect,
+  viewport: ViewportInfo,
+});
+export const AddColorRequest = msg('add_color', { draft: ColorDraft });
+export const UpdateItemRequest = msg('update_item', {
+  key: shortText(64),
+  comment: z.optional(z.nullable(shortText(65_536))),
+  role: z.optional(ColorRole),
+});
+export const RemoveItemRequest = msg('remove_item', { key: shortText(64) });
+export const GetCropRequest = msg('get_crop', { key: shortText(64) });
+export const FullPageBeginRequest = msg('full_page_begin', {
+  width: z.number().check(z.positive()),
+  height: z.number().check(z.positive()),
+  viewport: ViewportInfo,
+});
+export const FullPageBandRequest = msg('full_page_band', {
+  job: shortText(64),
+  src_y: finite(),
+  height: z.number().check(z.positive()),
+  dest_y: finite(),
+  viewport: ViewportInfo,
+});
+export const FullPageEndRequest = msg('full_page_end', {
+  job: shortText(64),
+  /** Absent: the job is abandoned (the user cancelled or a band failed). */
+  draft: z.optional(ElementDraft),
+});
+export const ListIdeasRequest = msg('list_ideas', { workspace: z.optional(shortText(4096)) });
+export const SaveRequest = msg('save', {
+  workspace: z.optional(shortText(4096)),
+  idea_folder: shortText(255).check(z.minLength(1)),
+});
+export const ClearRequest = msg('clear', {});
+
+export const ToolbarRequest = z.discriminatedUnion('type', [
+  GetStateRequest,
+  CaptureElementRequest,
+  AddColorRequest,
+  UpdateItemRequest,
+  RemoveItemRequest,
+  GetCropRequest,
+  FullPageBeginRequest,
+  FullPageBandRequest,
+  FullPageEndRequest,
+  ListIdeasRequest,
+  SaveRequest,
+  ClearRequest,
+]);
+export type ToolbarRequest = z.infer<typeof ToolbarRequest>;
+export type ToolbarRequestType = ToolbarRequest['type'];
+
+// ── results: worker → toolbar ──────────────────────────────────────────────────────────────────
+
+export const ToolbarState = z.object({
+  collection: Collection,
+  host_connected: z.boolean(),
+});
+export type ToolbarState = z.infer<typeof ToolbarState>;
+
+export const IdeasListing = z.object({
+  workspaces: z.array(
+    z.object({
+      path: z.string(),
+      ideas: z.array(z.object({ name: z.string(), has_references: z.boolean(), session_count: z.number() })),
+    }),
+  ),
+});
+export type IdeasListing = z.infer<typeof IdeasListing>;
+
+export const SaveOutcome = z.object({
+  session_number: z.number(),
+  session_file: z.string(),
+  session_path: z.string(),
+  reference_data_path: z.string(),
+  screenshots: z.array(z.string()),
+  idea_folder: z.string(),
+  workspace: z.string(),
+  tokens_path: z.optional(z.nullable(z.string())),
+});
+export type SaveOutcome = z.infer<typeof SaveOutcome>;
+
+/** The result schema of each request type, so the toolbar parses what the worker answers. */
+export const TOOLBAR_RESULTS = {
+  'xipe-toolbar:get_state': ToolbarState,
+  'xipe-toolbar:capture_element': CollectedElement,
+  'xipe-toolbar:add_color': CollectedColor,
+  'xipe-toolbar:update_item': Collection,
+  'xipe-toolbar:remove_item': Collection,
+  'xipe-toolbar:get_crop': z.object({ data_url: z.nullable(z.string()) }),
+  'xipe-toolbar:full_page_begin': z.object({ job: z.string() }),
+  'xipe-toolbar:full_page_band': z.object({ done: z.number() }),
+  'xipe-toolbar:full_page_end': z.nullable(CollectedElement),
+  'xipe-toolbar:list_ideas': IdeasListing,
+  'xipe-toolbar:save': SaveOutcome,
+  'xipe-toolbar:clear': Collection,
+} as const satisfies Record<ToolbarRequestType, z.ZodMiniType>;
+
+export type ToolbarResult<T extends ToolbarRequestType> = z.infer<(typeof TOOLBAR_RESULTS)[T]>;
+
+export const ToolbarError = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.optional(z.record(z.string(), z.unknown())),
+});
+export type ToolbarError = z.infer<typeof ToolbarError>;
+
+/** Every answer is one of these; `result` is parsed again with TOOLBAR_RESULTS[type]. */
+export const ToolbarResponse = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), result: z.unknown() }),
+  z.object({ ok: z.literal(false), error: ToolbarError }),
+]);
+export type ToolbarResponse = z.infer<typeof ToolbarResponse>;
+
+// ── capture events: worker → host → MCP clients (for wait_for_captures) ─────────────────────────
+
+export const CAPTURE_EVENTS = [
+  'element_picked',
+  'area_picked',
+  'color_picked',
+  'note_added',
+  'session_saved',
+] as const;
+export type CaptureEventName = (typeof CAPTURE_EVENTS)[number];
+
+const eventBase = { tab_id: z.number(), page_url: z.string(), at: z.string() };
+
+/** Screenshot bytes never travel in events; they are written to disk by the save. */
+export const ElementPickedData = z.object({
+  ...eventBase,
+  key: z.string(),
+  kind: CaptureKind,
+  selector: z.string(),
+  tag: z.string(),
+  bounding_box: CssRect,
+  styles: z.optional(DesignerStyles),
+  crop: z.nullable(z.object({ width: z.number(), height: z.number() })),
+});
+export const ColorPickedData = z.object({
+  ...eventBase,
+  key: z.string(),
+  hex: z.string(),
+  rgb: z.string(),
+  hsl: z.string(),
+  role: ColorRole,
+  source_selector: z.optional(z.string()),
+});
+export const NoteAddedData = z.object({ ...eventBase, key: z.string(), comment: z.nullable(z.string()) });
+export const SessionSavedData = z.object({ ...eventBase, ...SaveOutcome.shape });
+
+export const CAPTURE_EVENT_DATA = {
+  element_picked: ElementPickedData,
+  area_picked: ElementPickedData,
+  color_picked: ColorPickedData,
+  note_added: NoteAddedData,
+  session_saved: SessionSavedData,
+} as const satisfies Record<CaptureEventName, z.ZodMiniType>;
+
+export type CaptureEventData<E extends CaptureEventName> = z.infer<(typeof CAPTURE_EVENT_DATA)[E]>;
