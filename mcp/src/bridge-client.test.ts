@@ -15,7 +15,10 @@ import type { BridgeClient, BridgeEvent } from './bridge.js';
 import { createBridgeClient } from './bridge-client.js';
 
 /** What a fake host does with a request: answer (a response body), or act on the socket. */
-type OnRequest = (request: Request, socket: net.Socket) => { result: unknown } | { error: { code: string; message: string } } | 'silent';
+type OnRequest = (
+  request: Request,
+  socket: net.Socket,
+) => { result: unknown } | { error: { code: string; message: string } } | 'silent';
 
 /** A local net server playing a native host: descriptor file, token check, HostHello, requests. */
 class FakeHost {
@@ -49,7 +52,13 @@ class FakeHost {
     this.server = server;
     fs.writeFileSync(
       this.descriptorPath,
-      JSON.stringify({ pid: this.pid, endpoint: this.endpoint, protocol: PROTOCOL_VERSION, host_version: '0.1.0', started_at: 'now' }),
+      JSON.stringify({
+        pid: this.pid,
+        endpoint: this.endpoint,
+        protocol: PROTOCOL_VERSION,
+        host_version: '0.1.0',
+        started_at: 'now',
+      }),
     );
     return this;
   }
@@ -84,7 +93,13 @@ class FakeHost {
           const hello = value as unknown as ClientHello;
           this.hellos.push(hello);
           if (hello.token !== this.token) {
-            this.send(socket, { type: 'error', error: { code: 'UNAUTHORIZED', message: 'Unauthorized (wrong token). Send the token from <home>/token.' } });
+            this.send(socket, {
+              type: 'error',
+              error: {
+                code: 'UNAUTHORIZED',
+                message: 'Unauthorized (wrong token). Send the token from <home>/token.',
+              },
+            });
             socket.end();
             return;
           }
@@ -100,7 +115,12 @@ class FakeHost {
         }
         const outcome = this.onRequest(request, socket);
         if (outcome === 'silent') continue;
-        this.send(socket, 'result' in outcome ? { type: 'response', id: request.id, ok: true, ...outcome } : { type: 'response', id: request.id, ok: false, ...outcome });
+        this.send(
+          socket,
+          'result' in outcome
+            ? { type: 'response', id: request.id, ok: true, ...outcome }
+            : { type: 'response', id: request.id, ok: false, ...outcome },
+        );
       }
     });
   }
@@ -108,7 +128,9 @@ class FakeHost {
 
 const tabsResult = (browser: string) => ({
   browser: browserInfo(browser),
-  tabs: [{ id: 1, window_id: 1, index: 0, url: 'https://x.test/', title: 'x', active: true, focused_window: true }],
+  tabs: [
+    { id: 1, window_id: 1, index: 0, url: 'https://x.test/', title: 'x', active: true, focused_window: true },
+  ],
 });
 
 let home: string;
@@ -143,9 +165,21 @@ function client(options: { helloTimeoutMs?: number; timeoutMarginMs?: number } =
   return bridge;
 }
 
-async function host(pid: number, browser: string | null, onRequest?: OnRequest, extra: { token?: string; protocol?: number } = {}): Promise<FakeHost> {
+async function host(
+  pid: number,
+  browser: string | null,
+  onRequest?: OnRequest,
+  extra: { token?: string; protocol?: number } = {},
+): Promise<FakeHost> {
   alive.add(pid);
-  const fake = new FakeHost(dir, pid, extra.token ?? token, hostInfo(pid, browser), onRequest ?? (() => ({ result: tabsResult(browser ?? 'none') })), extra.protocol);
+  const fake = new FakeHost(
+    dir,
+    pid,
+    extra.token ?? token,
+    hostInfo(pid, browser),
+    onRequest ?? (() => ({ result: tabsResult(browser ?? 'none') })),
+    extra.protocol,
+  );
   hosts.push(fake);
   return fake.start();
 }
@@ -173,7 +207,16 @@ describe('bridge client discovery', () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
     fs.mkdirSync(dir, { recursive: true });
     const stale = path.join(dir, `h-${dead}.json`);
-    fs.writeFileSync(stale, JSON.stringify({ pid: dead, endpoint: path.join(dir, `h-${dead}.sock`), protocol: 1, host_version: '0', started_at: 'x' }));
+    fs.writeFileSync(
+      stale,
+      JSON.stringify({
+        pid: dead,
+        endpoint: path.join(dir, `h-${dead}.sock`),
+        protocol: 1,
+        host_version: '0',
+        started_at: 'x',
+      }),
+    );
     const bridge = createBridgeClient({ home, workspace: '/ws', logger: silentLogger(), retryDelayMs: 10 });
     clients.push(bridge);
     const err = await rejection(bridge.request('list_tabs', {}));
@@ -189,7 +232,13 @@ describe('bridge client discovery', () => {
     expect(await bridge.request('list_tabs', {})).toEqual(tabsResult('chromium-a'));
     expect(fake.connections).toBe(1);
     expect(fake.hellos).toEqual([
-      { type: 'hello', role: 'mcp', protocol: PROTOCOL_VERSION, token, client: { name: 'x-ipe-uiux-mcp', pid: process.pid, workspace: '/ws' } },
+      {
+        type: 'hello',
+        role: 'mcp',
+        protocol: PROTOCOL_VERSION,
+        token,
+        client: { name: 'x-ipe-uiux-mcp', pid: process.pid, workspace: '/ws' },
+      },
     ]);
     expect(fake.requests.map((r) => [r.id, r.command, r.timeout_ms])).toEqual([
       [1, 'list_tabs', 30_000],
@@ -264,14 +313,25 @@ describe('bridge client discovery', () => {
   it('reports a live pid whose endpoint is gone as unreachable (after one retry)', async () => {
     fs.mkdirSync(dir, { recursive: true });
     alive.add(109);
-    fs.writeFileSync(path.join(dir, 'h-109.json'), JSON.stringify({ pid: 109, endpoint: path.join(dir, 'nothing.sock'), protocol: 1, host_version: '0', started_at: 'x' }));
+    fs.writeFileSync(
+      path.join(dir, 'h-109.json'),
+      JSON.stringify({
+        pid: 109,
+        endpoint: path.join(dir, 'nothing.sock'),
+        protocol: 1,
+        host_version: '0',
+        started_at: 'x',
+      }),
+    );
     const err = await rejection(client().request('list_tabs', {}));
     expect(err.code).toBe('BACKEND_UNREACHABLE');
     expect(err.message).toMatch(/h-109\.json: Cannot connect to host pid 109.*ENOENT/);
   });
 
   it('relays a host error and marks the extension as gone', async () => {
-    await host(110, 'chromium-a', () => ({ error: { code: 'EXTENSION_NOT_CONNECTED', message: 'No browser extension is connected to this host.' } }));
+    await host(110, 'chromium-a', () => ({
+      error: { code: 'EXTENSION_NOT_CONNECTED', message: 'No browser extension is connected to this host.' },
+    }));
     const bridge = client();
     const err = await rejection(bridge.request('list_tabs', {}));
     expect(err.code).toBe('EXTENSION_NOT_CONNECTED');
@@ -293,7 +353,11 @@ describe('bridge client discovery', () => {
     await bridge.hosts();
     fake.emit('capture', { n: 1 });
     await expect.poll(() => events.length).toBe(1);
-    expect(events[0]).toMatchObject({ event: 'capture', data: { n: 1 }, host: { pid: 112, key: 'h-112.json' } });
+    expect(events[0]).toMatchObject({
+      event: 'capture',
+      data: { n: 1 },
+      host: { pid: 112, key: 'h-112.json' },
+    });
   });
 });
 
@@ -302,17 +366,25 @@ describe('bridge client with several hosts', () => {
     const a = await host(201, 'chromium-a');
     const b = await host(202, 'chromium-b');
     const bridge = client();
-    expect(await bridge.request('list_tabs', {}, { browser: 'chromium-b' })).toEqual(tabsResult('chromium-b'));
+    expect(await bridge.request('list_tabs', {}, { browser: 'chromium-b' })).toEqual(
+      tabsResult('chromium-b'),
+    );
     expect(b.requests.filter((r) => r.command === 'list_tabs')).toHaveLength(1);
     expect(a.requests.filter((r) => r.command === 'list_tabs')).toHaveLength(0);
 
     const ambiguous = await rejection(bridge.request('list_tabs', {}));
-    expect(ambiguous).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'browser', connected_browsers: ['chromium-a', 'chromium-b'] } });
+    expect(ambiguous).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { field: 'browser', connected_browsers: ['chromium-a', 'chromium-b'] },
+    });
     const unknown = await rejection(bridge.request('list_tabs', {}, { browser: 'chromium-z' }));
     expect(unknown).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'browser' } });
 
     const outcomes = await bridge.requestEach('list_tabs', {});
-    expect(outcomes.map((o) => (o.ok ? o.result.browser.browser_id : o.error.code)).sort()).toEqual(['chromium-a', 'chromium-b']);
+    expect(outcomes.map((o) => (o.ok ? o.result.browser.browser_id : o.error.code)).sort()).toEqual([
+      'chromium-a',
+      'chromium-b',
+    ]);
   });
 
   it('refreshes host info when an extension connected after the hello', async () => {
@@ -321,19 +393,40 @@ describe('bridge client with several hosts', () => {
     const bridge = client();
     await bridge.hosts(); // both connected; 203 without an extension
     late.info = hostInfo(203, 'chromium-late');
-    expect(await bridge.request('list_tabs', {}, { browser: 'chromium-late' })).toEqual(tabsResult('chromium-late'));
+    expect(await bridge.request('list_tabs', {}, { browser: 'chromium-late' })).toEqual(
+      tabsResult('chromium-late'),
+    );
   });
 
   it('reports every link in status(), reachable or not, and never throws', async () => {
     await host(205, 'chromium-a');
     alive.add(206);
-    fs.writeFileSync(path.join(dir, 'h-206.json'), JSON.stringify({ pid: 206, endpoint: path.join(dir, 'gone.sock'), protocol: 1, host_version: '0', started_at: 'x' }));
+    fs.writeFileSync(
+      path.join(dir, 'h-206.json'),
+      JSON.stringify({
+        pid: 206,
+        endpoint: path.join(dir, 'gone.sock'),
+        protocol: 1,
+        host_version: '0',
+        started_at: 'x',
+      }),
+    );
     fs.writeFileSync(path.join(dir, 'h-207.json'), '{not json');
     const report = await client().status();
     expect(report).toMatchObject({ home, runtime_dir: dir, token_present: true });
     const byPath = Object.fromEntries(report.hosts.map((h) => [path.basename(h.descriptor_path), h]));
-    expect(byPath['h-205.json']).toMatchObject({ pid: 205, reachable: true, error: null, host: { pid: 205 } });
-    expect(byPath['h-206.json']).toMatchObject({ pid: 206, pid_alive: true, reachable: false, error: { code: 'BACKEND_UNREACHABLE' } });
+    expect(byPath['h-205.json']).toMatchObject({
+      pid: 205,
+      reachable: true,
+      error: null,
+      host: { pid: 205 },
+    });
+    expect(byPath['h-206.json']).toMatchObject({
+      pid: 206,
+      pid_alive: true,
+      reachable: false,
+      error: { code: 'BACKEND_UNREACHABLE' },
+    });
     expect(byPath['h-207.json']).toMatchObject({ reachable: false, error: { code: 'PROTOCOL_ERROR' } });
   });
 });

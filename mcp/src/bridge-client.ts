@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type ErrorPayload, toErrorPayload, validationError, XipeError } from '../../shared/src/errors.js';
 import {
   type BrowserInfo,
   COMMANDS,
@@ -10,7 +11,6 @@ import {
   HOST_STATUS,
   HostInfo,
 } from '../../shared/src/index.js';
-import { type ErrorPayload, toErrorPayload, validationError, XipeError } from '../../shared/src/errors.js';
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
@@ -90,7 +90,11 @@ class SocketBridgeClient implements BridgeClient {
 
   async hosts(options: { signal?: AbortSignal } = {}): Promise<HostSummary[]> {
     const connections = await this.liveConnections();
-    if (connections.length > 1) await this.refreshInfo(connections.filter((c) => c.info.extension === null), options.signal);
+    if (connections.length > 1)
+      await this.refreshInfo(
+        connections.filter((c) => c.info.extension === null),
+        options.signal,
+      );
     return connections.map((c) => this.summary(c));
   }
 
@@ -197,7 +201,12 @@ class SocketBridgeClient implements BridgeClient {
     const found =
       links.length === 0
         ? 'none found'
-        : links.map((l) => `${l.file}: ${l.error?.message ?? (l.pidAlive ? 'unreachable' : 'stale, its process is gone')}`).join('; ');
+        : links
+            .map(
+              (l) =>
+                `${l.file}: ${l.error?.message ?? (l.pidAlive ? 'unreachable' : 'stale, its process is gone')}`,
+            )
+            .join('; ');
     const message = `No X-IPE native host is reachable: ${where}, ${found}. ${NO_HOST_FIX}`;
     const details = {
       runtime_dir: this.dir,
@@ -205,7 +214,9 @@ class SocketBridgeClient implements BridgeClient {
       descriptors: links.map((l) => ({ file: l.descriptorPath, pid_alive: l.pidAlive, error: l.error })),
     };
     // A live host that refused or hung up may be restarting: worth the one retry.
-    throw problems.length > 0 ? new LinkLost(message, details) : new XipeError('BACKEND_UNREACHABLE', message, details);
+    throw problems.length > 0
+      ? new LinkLost(message, details)
+      : new XipeError('BACKEND_UNREACHABLE', message, details);
   }
 
   /** Lists descriptors, reuses open connections, connects to new hosts, drops vanished ones. */
@@ -215,7 +226,10 @@ class SocketBridgeClient implements BridgeClient {
       files = (await fs.promises.readdir(this.dir)).filter((f) => DESCRIPTOR_FILE.test(f)).sort();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        this.options.logger.warn('cannot list the runtime dir', { dir: this.dir, error: (err as Error).message });
+        this.options.logger.warn('cannot list the runtime dir', {
+          dir: this.dir,
+          error: (err as Error).message,
+        });
       }
       files = [];
     }
@@ -232,28 +246,58 @@ class SocketBridgeClient implements BridgeClient {
     const descriptorPath = path.join(this.dir, file);
     const open = this.connections.get(file);
     if (open !== undefined && !open.closed) {
-      return { file, descriptorPath, descriptor: open.descriptor, pidAlive: true, connection: open, error: null };
+      return {
+        file,
+        descriptorPath,
+        descriptor: open.descriptor,
+        pidAlive: true,
+        connection: open,
+        error: null,
+      };
     }
     let descriptor: EndpointDescriptor;
     try {
-      const parsed = EndpointDescriptor.safeParse(JSON.parse(await fs.promises.readFile(descriptorPath, 'utf8')));
+      const parsed = EndpointDescriptor.safeParse(
+        JSON.parse(await fs.promises.readFile(descriptorPath, 'utf8')),
+      );
       if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'invalid');
       descriptor = parsed.data;
     } catch (err) {
       const message = `Unreadable descriptor ${descriptorPath} (${(err as Error).message}); it is ignored.`;
-      return { file, descriptorPath, descriptor: null, pidAlive: false, connection: null, error: { code: 'PROTOCOL_ERROR', message } };
+      return {
+        file,
+        descriptorPath,
+        descriptor: null,
+        pidAlive: false,
+        connection: null,
+        error: { code: 'PROTOCOL_ERROR', message },
+      };
     }
     if (!this.isPidAlive(descriptor.pid)) {
       // Left by a host that was killed; whoever finds it removes it.
       fs.promises.unlink(descriptorPath).catch(() => {});
       const message = `Stale descriptor of dead host pid ${descriptor.pid} (removed).`;
-      return { file, descriptorPath, descriptor, pidAlive: false, connection: null, error: { code: 'BACKEND_UNREACHABLE', message } };
+      return {
+        file,
+        descriptorPath,
+        descriptor,
+        pidAlive: false,
+        connection: null,
+        error: { code: 'BACKEND_UNREACHABLE', message },
+      };
     }
     try {
       const connection = await this.connect(file, descriptor);
       return { file, descriptorPath, descriptor, pidAlive: true, connection, error: null };
     } catch (err) {
-      return { file, descriptorPath, descriptor, pidAlive: true, connection: null, error: toErrorPayload(err) };
+      return {
+        file,
+        descriptorPath,
+        descriptor,
+        pidAlive: true,
+        connection: null,
+        error: toErrorPayload(err),
+      };
     }
   }
 
@@ -289,7 +333,10 @@ class SocketBridgeClient implements BridgeClient {
         this.connecting.delete(file);
         if (this.closed) c.close();
         else this.connections.set(file, c);
-        this.options.logger.info('host link open', { pid: descriptor.pid, extension_connected: c.info.extension_connected });
+        this.options.logger.info('host link open', {
+          pid: descriptor.pid,
+          extension_connected: c.info.extension_connected,
+        });
         return c;
       },
       (err: unknown) => {
@@ -312,7 +359,10 @@ class SocketBridgeClient implements BridgeClient {
     if (options.browser !== undefined && byBrowser(options.browser) !== undefined) {
       return byBrowser(options.browser) as HostConnection;
     }
-    await this.refreshInfo(connections.filter((c) => c.info.extension === null), options.signal);
+    await this.refreshInfo(
+      connections.filter((c) => c.info.extension === null),
+      options.signal,
+    );
     const withExtension = connections.filter((c) => c.info.extension !== null);
     const ids = withExtension.map((c) => c.info.extension?.browser.browser_id ?? '');
     if (options.browser !== undefined) {
@@ -379,7 +429,10 @@ class SocketBridgeClient implements BridgeClient {
           const info = HostInfo.safeParse(raw);
           if (info.success) connection.info = info.data;
         } catch (err) {
-          this.options.logger.debug('host_status failed', { pid: connection.pid, error: (err as Error).message });
+          this.options.logger.debug('host_status failed', {
+            pid: connection.pid,
+            error: (err as Error).message,
+          });
         }
       }),
     );

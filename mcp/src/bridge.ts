@@ -1,4 +1,11 @@
-import type { BrowserInfo, CommandName, CommandParams, CommandResult, ErrorPayload, HostInfo } from '../../shared/src/index.js';
+import type {
+  BrowserInfo,
+  CommandName,
+  CommandParams,
+  CommandResult,
+  ErrorPayload,
+  HostInfo,
+} from '../../shared/src/index.js';
 
 /**
  * What tools may ask of the bridge (the MCP server's side of the host links). Tools depend on this
@@ -17,7 +24,11 @@ export interface BridgeClient {
    * Several candidates and no `browser` → VALIDATION_ERROR naming `browser`. Retries once after a
    * connection error; never waits longer than the timeout (TIMEOUT).
    */
-  request<C extends CommandName>(command: C, params: CommandParams<C>, options?: RequestOptions): Promise<CommandResult<C>>;
+  request<C extends CommandName>(
+    command: C,
+    params: CommandParams<C>,
+    options?: RequestOptions,
+  ): Promise<CommandResult<C>>;
   /** Sends one command to every reachable host in parallel; one outcome per host, never throws per host. */
   requestEach<C extends CommandName>(
     command: C,

@@ -1,6 +1,13 @@
 import net from 'node:net';
 import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import { type ClientHello, Event, type HostInfo, HostHello, LinkError, Response } from '../../shared/src/envelopes.js';
+import {
+  type ClientHello,
+  Event,
+  HostHello,
+  type HostInfo,
+  LinkError,
+  Response,
+} from '../../shared/src/envelopes.js';
 import { XipeError } from '../../shared/src/errors.js';
 import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
@@ -88,9 +95,12 @@ export class HostConnection {
       const timer = setTimeout(
         () =>
           fail(
-            new LinkLost(`No hello from ${where} within ${options.helloTimeoutMs} ms; the host may be hung: restart the browser.`, {
-              pid: descriptor.pid,
-            }),
+            new LinkLost(
+              `No hello from ${where} within ${options.helloTimeoutMs} ms; the host may be hung: restart the browser.`,
+              {
+                pid: descriptor.pid,
+              },
+            ),
           ),
         options.helloTimeoutMs,
       );
@@ -105,9 +115,16 @@ export class HostConnection {
         socket.write(encodeFrame(hello, BRIDGE_MAX_FRAME_BYTES));
       });
       socket.on('error', (err: NodeJS.ErrnoException) =>
-        fail(new LinkLost(`Cannot connect to ${where}: ${err.code ?? err.message}`, { pid: descriptor.pid, reason: err.code })),
+        fail(
+          new LinkLost(`Cannot connect to ${where}: ${err.code ?? err.message}`, {
+            pid: descriptor.pid,
+            reason: err.code,
+          }),
+        ),
       );
-      socket.once('close', () => fail(new LinkLost(`${where} closed the connection during the hello`, { pid: descriptor.pid })));
+      socket.once('close', () =>
+        fail(new LinkLost(`${where} closed the connection during the hello`, { pid: descriptor.pid })),
+      );
       const onData = (chunk: Buffer): void => {
         let first: unknown;
         let rest: Buffer[] = [];
@@ -122,12 +139,22 @@ export class HostConnection {
         }
         const rejected = LinkError.safeParse(first);
         if (rejected.success) {
-          fail(XipeError.from({ ...rejected.data.error, details: { ...rejected.data.error.details, pid: descriptor.pid } }));
+          fail(
+            XipeError.from({
+              ...rejected.data.error,
+              details: { ...rejected.data.error.details, pid: descriptor.pid },
+            }),
+          );
           return;
         }
         const hello = HostHello.safeParse(first);
         if (!hello.success) {
-          fail(new XipeError('PROTOCOL_ERROR', `Unexpected first message from ${where}: not a host hello. Use the same x-ipe-uiux version for the MCP server and the host.`));
+          fail(
+            new XipeError(
+              'PROTOCOL_ERROR',
+              `Unexpected first message from ${where}: not a host hello. Use the same x-ipe-uiux version for the MCP server and the host.`,
+            ),
+          );
           return;
         }
         if (hello.data.protocol !== PROTOCOL_VERSION) {
@@ -158,15 +185,27 @@ export class HostConnection {
    * Sends one request and resolves with its raw result (the caller parses it). Rejects with the
    * host's error, TIMEOUT after `waitMs`, or LinkLost when the connection closes first.
    */
-  request(command: string, params: unknown, timeoutMs: number, waitMs: number, signal?: AbortSignal): Promise<unknown> {
+  request(
+    command: string,
+    params: unknown,
+    timeoutMs: number,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     if (this.closedReason !== null) return Promise.reject(new LinkLost(this.closedReason, { pid: this.pid }));
     const id = this.nextId++;
     let frame: Buffer;
     try {
-      frame = encodeFrame({ type: 'request', id, command, params, timeout_ms: timeoutMs }, BRIDGE_MAX_FRAME_BYTES);
+      frame = encodeFrame(
+        { type: 'request', id, command, params, timeout_ms: timeoutMs },
+        BRIDGE_MAX_FRAME_BYTES,
+      );
     } catch (err) {
       return Promise.reject(
-        new XipeError('PAYLOAD_TOO_LARGE', `The ${command} request is too large for the bridge: ${(err as Error).message}`),
+        new XipeError(
+          'PAYLOAD_TOO_LARGE',
+          `The ${command} request is too large for the bridge: ${(err as Error).message}`,
+        ),
       );
     }
     return new Promise((resolve, reject) => {
@@ -184,7 +223,12 @@ export class HostConnection {
       const onAbort = (): void => {
         this.pending.delete(id);
         cleanup();
-        reject(new XipeError('TIMEOUT', `${command} was cancelled by the client before the browser answered.`, { command, cancelled: true }));
+        reject(
+          new XipeError('TIMEOUT', `${command} was cancelled by the client before the browser answered.`, {
+            command,
+            cancelled: true,
+          }),
+        );
       };
       const cleanup = (): void => {
         clearTimeout(timer);
@@ -210,7 +254,9 @@ export class HostConnection {
     this.socket.on('error', (err: NodeJS.ErrnoException) => {
       this.options.logger.debug('host socket error', { pid: this.pid, error: err.code ?? err.message });
     });
-    this.socket.on('close', () => this.shutdown(`The connection to host pid ${this.pid} closed before it answered`));
+    this.socket.on('close', () =>
+      this.shutdown(`The connection to host pid ${this.pid} closed before it answered`),
+    );
     return this;
   }
 
@@ -274,15 +320,28 @@ export class HostConnection {
     if (entry !== undefined) {
       this.pending.delete(id as number);
       entry.cleanup();
-      entry.reject(new XipeError('PROTOCOL_ERROR', `Host pid ${this.pid} sent a malformed response. Use the same x-ipe-uiux version for the MCP server and the host.`));
+      entry.reject(
+        new XipeError(
+          'PROTOCOL_ERROR',
+          `Host pid ${this.pid} sent a malformed response. Use the same x-ipe-uiux version for the MCP server and the host.`,
+        ),
+      );
       return;
     }
-    this.options.logger.warn('ignored an unknown message from the host', { pid: this.pid, type: String(type) });
+    this.options.logger.warn('ignored an unknown message from the host', {
+      pid: this.pid,
+      type: String(type),
+    });
   }
 
   private protocolFailure(reason: string): void {
     this.options.logger.warn('host link broken', { pid: this.pid, reason });
-    this.failAll(new XipeError('PROTOCOL_ERROR', `Host pid ${this.pid} broke the bridge protocol (${reason}). Use the same x-ipe-uiux version for the MCP server and the host.`));
+    this.failAll(
+      new XipeError(
+        'PROTOCOL_ERROR',
+        `Host pid ${this.pid} broke the bridge protocol (${reason}). Use the same x-ipe-uiux version for the MCP server and the host.`,
+      ),
+    );
     this.shutdown(`host pid ${this.pid}: ${reason}`);
     this.socket.destroy();
   }

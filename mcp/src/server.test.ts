@@ -34,7 +34,9 @@ describe('tool registry conventions', () => {
   it('registers every tool file of mcp/src/tools', async () => {
     const files = fs
       .readdirSync(path.join(here, 'tools'))
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'define-tool.ts' && f !== 'registry.ts');
+      .filter(
+        (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'define-tool.ts' && f !== 'registry.ts',
+      );
     const fileToolNames = files.map((f) => f.replace(/\.ts$/, '').replaceAll('-', '_')).sort();
     expect(TOOLS.map((t) => t.name).sort()).toEqual(fileToolNames);
   });
@@ -42,7 +44,10 @@ describe('tool registry conventions', () => {
   it('has a test file for every tool file', () => {
     const dir = path.join(here, 'tools');
     for (const tool of TOOLS) {
-      expect(fs.existsSync(path.join(dir, `${tool.name.replaceAll('_', '-')}.test.ts`)), `${tool.name} has no test`).toBe(true);
+      expect(
+        fs.existsSync(path.join(dir, `${tool.name.replaceAll('_', '-')}.test.ts`)),
+        `${tool.name} has no test`,
+      ).toBe(true);
     }
   });
 
@@ -63,8 +68,10 @@ describe('tool registry conventions', () => {
         if (entry.isDirectory()) walk(file);
         else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
           const text = fs.readFileSync(file, 'utf8');
-          if (entry.name !== 'sdk.ts' && text.includes('@modelcontextprotocol/sdk')) offenders.push(`${file}: SDK import`);
-          if (/from '(\.\.\/)+(native-host|cli|extension)\//.test(text)) offenders.push(`${file}: imports another process`);
+          if (entry.name !== 'sdk.ts' && text.includes('@modelcontextprotocol/sdk'))
+            offenders.push(`${file}: SDK import`);
+          if (/from '(\.\.\/)+(native-host|cli|extension)\//.test(text))
+            offenders.push(`${file}: imports another process`);
         }
       }
     };
@@ -81,15 +88,21 @@ describe('the MCP server over an in-memory transport', () => {
     expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
     for (const tool of TOOLS) {
       const listed = tools.find((t) => t.name === tool.name);
-      const { $schema: _a, ...expected } = z.toJSONSchema(tool.inputSchema, { io: 'input', target: 'draft-7' });
-      const { $schema: _b, ...actual } = listed?.inputSchema ?? {};
+      const { $schema: _a, ...expected } = z.toJSONSchema(tool.inputSchema, {
+        io: 'input',
+        target: 'draft-7',
+      });
+      const { $schema: _b, ...actual }: Record<string, unknown> = listed?.inputSchema ?? {};
       expect(actual).toEqual(expected);
     }
   });
 
   it('answers invalid arguments with our VALIDATION_ERROR object, not the SDK’s text', async () => {
     const client = await connect();
-    const result = await client.callTool({ name: 'inject_script', arguments: { file_path: 42, world: 'nowhere' } });
+    const result = await client.callTool({
+      name: 'inject_script',
+      arguments: { file_path: 42, world: 'nowhere' },
+    });
     expect(result.isError).toBe(true);
     const body = JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? '');
     expect(body).toMatchObject({ error: 'VALIDATION_ERROR', tool_name: 'inject_script' });
@@ -105,7 +118,8 @@ describe('the MCP server over an in-memory transport', () => {
         description: 'test tool',
         inputSchema: { value: z.number() },
         async handler(args, ctx) {
-          if (args.value < 0) throw new XipeError('TAB_NOT_FOUND', 'negative. Call list_tabs.', { value: args.value });
+          if (args.value < 0)
+            throw new XipeError('TAB_NOT_FOUND', 'negative. Call list_tabs.', { value: args.value });
           if (args.value === 0) throw new Error('kaboom');
           return { doubled: args.value * 2, workspace: ctx.workspace, tool: ctx.toolName };
         },
@@ -116,7 +130,12 @@ describe('the MCP server over an in-memory transport', () => {
     expect(ok.structuredContent).toEqual({ doubled: 4, workspace: '/ws', tool: 'echo_thing' });
     expect(JSON.parse((ok.content as Array<{ text: string }>)[0]?.text ?? '')).toEqual(ok.structuredContent);
     const failed = await client.callTool({ name: 'echo_thing', arguments: { value: -1 } });
-    expect(failed.structuredContent).toEqual({ error: 'TAB_NOT_FOUND', message: 'negative. Call list_tabs.', details: { value: -1 }, tool_name: 'echo_thing' });
+    expect(failed.structuredContent).toEqual({
+      error: 'TAB_NOT_FOUND',
+      message: 'negative. Call list_tabs.',
+      details: { value: -1 },
+      tool_name: 'echo_thing',
+    });
     const bug = await client.callTool({ name: 'echo_thing', arguments: { value: 0 } });
     expect(bug.structuredContent).toMatchObject({ error: 'INTERNAL_ERROR', tool_name: 'echo_thing' });
   });

@@ -74,11 +74,19 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
     } catch (err) {
       result = errorResult(err, tool.name);
       if (!(err instanceof Error && err.name === 'XipeError')) {
-        ctx.logger.error('tool failed unexpectedly', { tool: tool.name, error: String(err), stack: (err as Error).stack });
+        ctx.logger.error('tool failed unexpectedly', {
+          tool: tool.name,
+          error: String(err),
+          stack: (err as Error).stack,
+        });
       }
     }
   }
   const outcome = result.isError === true ? (result.structuredContent?.error ?? 'error') : 'success';
-  ctx.logger.info('tool call', { tool: tool.name, outcome, duration_ms: Math.round(performance.now() - started) });
+  ctx.logger.info('tool call', {
+    tool: tool.name,
+    outcome,
+    duration_ms: Math.round(performance.now() - started),
+  });
   return result;
 }

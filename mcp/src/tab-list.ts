@@ -40,7 +40,10 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * then window id, then tab index. Hosts that fail are reported in `browsers`; if none succeeds,
  * the first failure is thrown.
  */
-export async function listAllTabs(bridge: BridgeClient, options: { signal?: AbortSignal } = {}): Promise<TabListing> {
+export async function listAllTabs(
+  bridge: BridgeClient,
+  options: { signal?: AbortSignal } = {},
+): Promise<TabListing> {
   const outcomes = await bridge.requestEach('list_tabs', {}, { timeoutMs: LIST_TIMEOUT_MS, ...options });
   const rows: Omit<ListedTab, 'page_index'>[] = [];
   const browsers: ListedBrowser[] = [];
@@ -89,8 +92,14 @@ export async function listAllTabs(bridge: BridgeClient, options: { signal?: Abor
     throw new XipeError(first.error.code, first.error.message, { ...first.error.details, browsers });
   }
   rows.sort(
-    (a, b) => byText(a.browser_id, b.browser_id) || a.window_id - b.window_id || a.index - b.index || a.tab_id - b.tab_id,
+    (a, b) =>
+      byText(a.browser_id, b.browser_id) ||
+      a.window_id - b.window_id ||
+      a.index - b.index ||
+      a.tab_id - b.tab_id,
   );
-  browsers.sort((a, b) => byText(a.browser_id ?? '\uffff', b.browser_id ?? '\uffff') || a.host_pid - b.host_pid);
+  browsers.sort(
+    (a, b) => byText(a.browser_id ?? '\uffff', b.browser_id ?? '\uffff') || a.host_pid - b.host_pid,
+  );
   return { tabs: rows.map((row, page_index) => ({ page_index, ...row })), browsers };
 }

@@ -11,15 +11,28 @@ describe('tool results', () => {
   });
 
   it('maps a XipeError to {error, message, details, tool_name}', () => {
-    const result = errorResult(new XipeError('TAB_NOT_FOUND', 'No tab 7. Call list_tabs.', { tab_id: 7 }), 'inject_script');
-    const expected = { error: 'TAB_NOT_FOUND', message: 'No tab 7. Call list_tabs.', details: { tab_id: 7 }, tool_name: 'inject_script' };
+    const result = errorResult(
+      new XipeError('TAB_NOT_FOUND', 'No tab 7. Call list_tabs.', { tab_id: 7 }),
+      'inject_script',
+    );
+    const expected = {
+      error: 'TAB_NOT_FOUND',
+      message: 'No tab 7. Call list_tabs.',
+      details: { tab_id: 7 },
+      tool_name: 'inject_script',
+    };
     expect(result.isError).toBe(true);
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(expected);
     expect(result.structuredContent).toEqual(expected);
   });
 
   it('always has details, even when the error carries none', () => {
-    expect(toToolError(new XipeError('TIMEOUT', 'slow'), 't')).toEqual({ error: 'TIMEOUT', message: 'slow', details: {}, tool_name: 't' });
+    expect(toToolError(new XipeError('TIMEOUT', 'slow'), 't')).toEqual({
+      error: 'TIMEOUT',
+      message: 'slow',
+      details: {},
+      tool_name: 't',
+    });
   });
 
   it('keeps a relayed error payload (plain object) as is', () => {

@@ -22,7 +22,12 @@ export function successResult(value: Record<string, unknown>): CallToolResult {
 export function toToolError(err: unknown, toolName: string): ToolErrorObject {
   const relayed = err instanceof XipeError ? err.toPayload() : ErrorPayload.safeParse(err).data;
   if (relayed !== undefined) {
-    return { error: relayed.code, message: relayed.message, details: relayed.details ?? {}, tool_name: toolName };
+    return {
+      error: relayed.code,
+      message: relayed.message,
+      details: relayed.details ?? {},
+      tool_name: toolName,
+    };
   }
   const reason = err instanceof Error ? err.message : String(err);
   return {

@@ -2,7 +2,7 @@
  * Test double for the BridgeClient interface: tools are unit-tested against it. Lives outside
  * mcp/src so it is never built into the product.
  */
-import { createLogger, type Logger } from '../../shared/src/node/logger.js';
+
 import {
   type BrowserInfo,
   type CommandName,
@@ -11,10 +11,23 @@ import {
   type HostInfo,
   XipeError,
 } from '../../shared/src/index.js';
-import type { BridgeClient, BridgeEvent, BridgeReport, HostOutcome, HostSummary, RequestOptions } from '../src/bridge.js';
+import { createLogger, type Logger } from '../../shared/src/node/logger.js';
+import type {
+  BridgeClient,
+  BridgeEvent,
+  BridgeReport,
+  HostOutcome,
+  HostSummary,
+  RequestOptions,
+} from '../src/bridge.js';
 import type { ToolContext } from '../src/tools/define-tool.js';
 
-export const browserInfo = (id: string): BrowserInfo => ({ browser_id: id, name: 'Chromium', version: '156.0', user_agent: 'ua' });
+export const browserInfo = (id: string): BrowserInfo => ({
+  browser_id: id,
+  name: 'Chromium',
+  version: '156.0',
+  user_agent: 'ua',
+});
 
 export function hostInfo(pid: number, browser: string | null, overrides: Partial<HostInfo> = {}): HostInfo {
   return {
@@ -26,7 +39,9 @@ export function hostInfo(pid: number, browser: string | null, overrides: Partial
     log_file: `/home/logs/host.log`,
     extension_connected: browser !== null,
     extension:
-      browser === null ? null : { id: 'ext', version: '0.1.0', user_scripts_allowed: true, browser: browserInfo(browser) },
+      browser === null
+        ? null
+        : { id: 'ext', version: '0.1.0', user_scripts_allowed: true, browser: browserInfo(browser) },
     origin: 'chrome-extension://ext/',
     ...overrides,
   };
@@ -60,18 +75,25 @@ export class FakeBridge implements BridgeClient {
   constructor(readonly hostList: Array<{ info: HostInfo; answer: FakeAnswer }> = []) {}
 
   async hosts(): Promise<HostSummary[]> {
-    if (this.hostList.length === 0) throw new XipeError('BACKEND_UNREACHABLE', 'No X-IPE native host is reachable (fake).');
+    if (this.hostList.length === 0)
+      throw new XipeError('BACKEND_UNREACHABLE', 'No X-IPE native host is reachable (fake).');
     return this.hostList.map((h) => hostSummary(h.info));
   }
 
-  async request<C extends CommandName>(command: C, params: unknown, options: RequestOptions = {}): Promise<CommandResult<C>> {
+  async request<C extends CommandName>(
+    command: C,
+    params: unknown,
+    options: RequestOptions = {},
+  ): Promise<CommandResult<C>> {
     const hosts = await this.hosts();
     const candidates = this.hostList.filter(
       (h) => options.browser === undefined || h.info.extension?.browser.browser_id === options.browser,
     );
     const [target] = candidates;
     if (target === undefined || (candidates.length > 1 && options.browser === undefined)) {
-      throw new XipeError('VALIDATION_ERROR', `browser: cannot route among ${hosts.length} hosts (fake)`, { field: 'browser' });
+      throw new XipeError('VALIDATION_ERROR', `browser: cannot route among ${hosts.length} hosts (fake)`, {
+        field: 'browser',
+      });
     }
     this.sent.push({ command, params, options, pid: target.info.pid });
     return target.answer(command, params, options) as CommandResult<C>;
@@ -89,9 +111,15 @@ export class FakeBridge implements BridgeClient {
         const browser = h.info.extension?.browser ?? null;
         this.sent.push({ command, params, options, pid: h.info.pid });
         try {
-          return { ok: true, host, browser, result: (await h.answer(command, params, options)) as CommandResult<C> };
+          return {
+            ok: true,
+            host,
+            browser,
+            result: (await h.answer(command, params, options)) as CommandResult<C>,
+          };
         } catch (err) {
-          const error: ErrorPayload = err instanceof XipeError ? err.toPayload() : { code: 'INTERNAL_ERROR', message: String(err) };
+          const error: ErrorPayload =
+            err instanceof XipeError ? err.toPayload() : { code: 'INTERNAL_ERROR', message: String(err) };
           return { ok: false, host, browser, error };
         }
       }),

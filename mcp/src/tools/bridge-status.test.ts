@@ -4,7 +4,11 @@ import { runTool } from '../server.js';
 import { ALLOW_USER_SCRIPTS_HINT, bridgeStatusTool, summarise } from './bridge-status.js';
 
 async function call(bridge: FakeBridge) {
-  const result = await runTool(bridgeStatusTool, {}, toolContext(bridge, { toolName: 'bridge_status', workspace: '/ws' }));
+  const result = await runTool(
+    bridgeStatusTool,
+    {},
+    toolContext(bridge, { toolName: 'bridge_status', workspace: '/ws' }),
+  );
   expect(result.isError).toBeUndefined();
   return result.structuredContent as Record<string, unknown>;
 }
@@ -14,7 +18,9 @@ describe('bridge_status', () => {
     const body = await call(new FakeBridge([]));
     expect(body.hosts).toEqual([]);
     expect(body.summary).toMatch(/No browser is connected/);
-    expect((body.next_steps as string[]).join(' ')).toMatch(/\/home\/run.*x-ipe-uiux start.*x-ipe-uiux doctor/);
+    expect((body.next_steps as string[]).join(' ')).toMatch(
+      /\/home\/run.*x-ipe-uiux start.*x-ipe-uiux doctor/,
+    );
     expect(body).toMatchObject({
       home: '/home',
       runtime_dir: '/home/run',
@@ -26,7 +32,9 @@ describe('bridge_status', () => {
 
   it('reports each host, its browser, extension and log file', async () => {
     const body = await call(new FakeBridge([{ info: hostInfo(42, 'chromium-a'), answer: () => null }]));
-    expect(body.hosts).toEqual([expect.objectContaining({ pid: 42, reachable: true, host: expect.objectContaining({ pid: 42 }) })]);
+    expect(body.hosts).toEqual([
+      expect.objectContaining({ pid: 42, reachable: true, host: expect.objectContaining({ pid: 42 }) }),
+    ]);
     expect(body.summary).toMatch(/chromium-a .*connected, user scripts allowed/);
     expect(body.next_steps).toEqual([]);
     expect(body.log_files).toEqual({ mcp: null, hosts: ['/home/logs/host.log'] });
@@ -40,7 +48,17 @@ describe('bridge_status', () => {
       runtime_dir: '/h/run',
       token_file: '/h/token',
       token_present: true,
-      hosts: [{ descriptor_path: '/h/run/h-1.json', pid: 1, pid_alive: true, endpoint: '/h/run/h-1.sock', reachable: true, error: null, host: info }],
+      hosts: [
+        {
+          descriptor_path: '/h/run/h-1.json',
+          pid: 1,
+          pid_alive: true,
+          endpoint: '/h/run/h-1.sock',
+          reachable: true,
+          error: null,
+          host: info,
+        },
+      ],
     });
     expect(summary).toMatch(/NOT allowed/);
     expect(nextSteps.join(' ')).toContain(ALLOW_USER_SCRIPTS_HINT);
@@ -53,14 +71,25 @@ describe('bridge_status', () => {
       token_file: '/h/token',
       token_present: true,
       hosts: [
-        { descriptor_path: '/h/run/h-1.json', pid: 1, pid_alive: true, endpoint: 'e1', reachable: true, error: null, host: hostInfo(1, null) },
+        {
+          descriptor_path: '/h/run/h-1.json',
+          pid: 1,
+          pid_alive: true,
+          endpoint: 'e1',
+          reachable: true,
+          error: null,
+          host: hostInfo(1, null),
+        },
         {
           descriptor_path: '/h/run/h-2.json',
           pid: 2,
           pid_alive: true,
           endpoint: 'e2',
           reachable: false,
-          error: { code: 'UNAUTHORIZED', message: 'Unauthorized (wrong token). Send the token from /h/token' },
+          error: {
+            code: 'UNAUTHORIZED',
+            message: 'Unauthorized (wrong token). Send the token from /h/token',
+          },
           host: null,
         },
       ],
@@ -76,7 +105,17 @@ describe('bridge_status', () => {
       runtime_dir: '/h/run',
       token_file: '/h/token',
       token_present: false,
-      hosts: [{ descriptor_path: '/h/run/h-2.json', pid: 2, pid_alive: true, endpoint: 'e2', reachable: false, error: { code: 'PROTOCOL_ERROR', message: 'speaks protocol 2' }, host: null }],
+      hosts: [
+        {
+          descriptor_path: '/h/run/h-2.json',
+          pid: 2,
+          pid_alive: true,
+          endpoint: 'e2',
+          reachable: false,
+          error: { code: 'PROTOCOL_ERROR', message: 'speaks protocol 2' },
+          host: null,
+        },
+      ],
     });
     expect(summary).toMatch(/h-2.json: speaks protocol 2/);
   });

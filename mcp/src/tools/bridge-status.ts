@@ -25,8 +25,16 @@ export const bridgeStatusTool = defineTool({
     return {
       summary,
       next_steps: nextSteps,
-      mcp: { name: 'x-ipe-app-and-agent-interaction', version: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, pid: process.pid },
-      workspace: { path: ctx.workspace, has_ideas_folder: fs.existsSync(path.join(ctx.workspace, 'x-ipe-docs', 'ideas')) },
+      mcp: {
+        name: 'x-ipe-app-and-agent-interaction',
+        version: PACKAGE_VERSION,
+        protocol: PROTOCOL_VERSION,
+        pid: process.pid,
+      },
+      workspace: {
+        path: ctx.workspace,
+        has_ideas_folder: fs.existsSync(path.join(ctx.workspace, 'x-ipe-docs', 'ideas')),
+      },
       home: report.home,
       runtime_dir: report.runtime_dir,
       token: { file: report.token_file, present: report.token_present },
@@ -46,8 +54,11 @@ export function summarise(report: BridgeReport): { summary: string; nextSteps: s
   if (reachable.length === 0) {
     const unreachable = report.hosts.filter((h) => !h.reachable && h.pid_alive);
     const why = unreachable.map((h) => `${h.descriptor_path}: ${h.error?.message ?? 'unreachable'}`);
-    nextSteps.push(`No native host is reachable in ${report.runtime_dir} (XIPE_UIUX_HOME=${report.home}): ${NO_HOST_HINT}.`);
-    if (!report.token_present) nextSteps.push(`No token at ${report.token_file}: run \`x-ipe-uiux install\`.`);
+    nextSteps.push(
+      `No native host is reachable in ${report.runtime_dir} (XIPE_UIUX_HOME=${report.home}): ${NO_HOST_HINT}.`,
+    );
+    if (!report.token_present)
+      nextSteps.push(`No token at ${report.token_file}: run \`x-ipe-uiux install\`.`);
     return {
       summary:
         why.length > 0
@@ -78,7 +89,9 @@ export function summarise(report: BridgeReport): { summary: string; nextSteps: s
       );
     }
     if (host.protocol !== PROTOCOL_VERSION) {
-      nextSteps.push(`Host pid ${host.pid} speaks protocol ${host.protocol}, this server ${PROTOCOL_VERSION}: update both to the same version.`);
+      nextSteps.push(
+        `Host pid ${host.pid} speaks protocol ${host.protocol}, this server ${PROTOCOL_VERSION}: update both to the same version.`,
+      );
     }
   }
   for (const link of report.hosts.filter((h) => !h.reachable && h.pid_alive)) {

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectScriptParams, ListTabsResult } from '../../../shared/src/index.js';
 import { XipeError } from '../../../shared/src/index.js';
-import { browserInfo, type FakeAnswer, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
+import {
+  browserInfo,
+  type FakeAnswer,
+  FakeBridge,
+  hostInfo,
+  toolContext,
+} from '../../test-support/fake-bridge.js';
 import { runTool } from '../server.js';
 import { injectScriptTool } from './inject-script.js';
 
@@ -28,7 +34,10 @@ const injected =
     return { returnValue: value.length === 0 ? 2 : value[0], tab: TAB, method: 'userScripts' };
   };
 
-function tabsOf(browser: string, tabs: Array<{ id: number; window_id: number; index: number; url: string }>): ListTabsResult {
+function tabsOf(
+  browser: string,
+  tabs: Array<{ id: number; window_id: number; index: number; url: string }>,
+): ListTabsResult {
   return {
     browser: browserInfo(browser),
     tabs: tabs.map((t) => ({ ...t, title: `t${t.id}`, active: false, focused_window: false })),
@@ -42,13 +51,24 @@ function twoBrowsers(): FakeBridge {
     (command, params) => {
       if (command === 'list_tabs') return tabs;
       const target = (params as InjectScriptParams).target;
-      const tab = tabs.tabs.find((t) => t.id === target.tab_id || (target.url_contains !== undefined && t.url.includes(target.url_contains)));
+      const tab = tabs.tabs.find(
+        (t) =>
+          t.id === target.tab_id ||
+          (target.url_contains !== undefined && t.url.includes(target.url_contains)),
+      );
       if (tab === undefined) throw new XipeError('TAB_NOT_FOUND', `no such tab in ${browser}`);
-      return { returnValue: browser, tab: { id: tab.id, url: tab.url, title: tab.title }, method: 'scripting' };
+      return {
+        returnValue: browser,
+        tab: { id: tab.id, url: tab.url, title: tab.title },
+        method: 'scripting',
+      };
     };
   return new FakeBridge([
     // Deliberately not in browser_id order: list order must not depend on discovery order.
-    { info: hostInfo(20, 'zeta'), answer: answer('zeta', tabsOf('zeta', [{ id: 1, window_id: 1, index: 0, url: 'https://z.test/' }])) },
+    {
+      info: hostInfo(20, 'zeta'),
+      answer: answer('zeta', tabsOf('zeta', [{ id: 1, window_id: 1, index: 0, url: 'https://z.test/' }])),
+    },
     {
       info: hostInfo(10, 'alpha'),
       answer: answer(
@@ -96,9 +116,20 @@ describe('inject_script', () => {
 
   it('passes url_contains, world, cleanup_before and timeout_ms straight through with one browser', async () => {
     const bridge = new FakeBridge([{ info: hostInfo(1, 'b1'), answer: injected() }]);
-    await call(bridge, { file_path: script, url_contains: 'example', world: 'isolated', cleanup_before: true, timeout_ms: 500 });
+    await call(bridge, {
+      file_path: script,
+      url_contains: 'example',
+      world: 'isolated',
+      cleanup_before: true,
+      timeout_ms: 500,
+    });
     expect(bridge.sent.map((s) => s.command)).toEqual(['inject_script']);
-    expect(bridge.sent[0]?.params).toMatchObject({ world: 'isolated', cleanup_before: true, target: { url_contains: 'example' }, timeout_ms: 500 });
+    expect(bridge.sent[0]?.params).toMatchObject({
+      world: 'isolated',
+      cleanup_before: true,
+      target: { url_contains: 'example' },
+      timeout_ms: 500,
+    });
   });
 
   it('sends an empty target (active tab) when none is given', async () => {
@@ -151,22 +182,30 @@ describe('inject_script', () => {
     expect(body).toMatchObject({ error: 'BACKEND_UNREACHABLE', tool_name: 'inject_script' });
   });
 
-  it.each(['TAB_NOT_FOUND', 'INJECTION_BLOCKED', 'SCRIPT_ERROR', 'TIMEOUT', 'EXTENSION_NOT_CONNECTED'] as const)(
-    'relays %s from the extension with its message and details',
-    async (code) => {
-      const bridge = new FakeBridge([
-        {
-          info: hostInfo(1, 'b1'),
-          answer: () => {
-            throw new XipeError(code, `${code}: what to do`, { where: 'ext' });
-          },
+  it.each([
+    'TAB_NOT_FOUND',
+    'INJECTION_BLOCKED',
+    'SCRIPT_ERROR',
+    'TIMEOUT',
+    'EXTENSION_NOT_CONNECTED',
+  ] as const)('relays %s from the extension with its message and details', async (code) => {
+    const bridge = new FakeBridge([
+      {
+        info: hostInfo(1, 'b1'),
+        answer: () => {
+          throw new XipeError(code, `${code}: what to do`, { where: 'ext' });
         },
-      ]);
-      const { isError, body } = await call(bridge, { file_path: script });
-      expect(isError).toBe(true);
-      expect(body).toEqual({ error: code, message: `${code}: what to do`, details: { where: 'ext' }, tool_name: 'inject_script' });
-    },
-  );
+      },
+    ]);
+    const { isError, body } = await call(bridge, { file_path: script });
+    expect(isError).toBe(true);
+    expect(body).toEqual({
+      error: code,
+      message: `${code}: what to do`,
+      details: { where: 'ext' },
+      tool_name: 'inject_script',
+    });
+  });
 
   describe('with several browsers', () => {
     it('resolves page_index in list_tabs order (browser, window, index)', async () => {
@@ -183,7 +222,7 @@ describe('inject_script', () => {
         expect(body).toMatchObject({ success: true, returnValue: browser, tab: { id: tab } });
         const sent = bridge.sent.find((s) => s.command === 'inject_script');
         expect(sent?.options.browser).toBe(browser);
-        expect((sent?.params as InjectScriptParams).target).toEqual({ tab_id: tab });
+        expect(sent?.params).toMatchObject({ target: { tab_id: tab } });
       }
     });
 
@@ -207,7 +246,10 @@ describe('inject_script', () => {
 
     it('asks for `browser` when tab_id exists in both browsers, and says TAB_NOT_FOUND when in none', async () => {
       const both = await call(twoBrowsers(), { file_path: script, tab_id: 1 });
-      expect(both.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'browser', matching_browsers: ['alpha', 'zeta'] } });
+      expect(both.body).toMatchObject({
+        error: 'VALIDATION_ERROR',
+        details: { field: 'browser', matching_browsers: ['alpha', 'zeta'] },
+      });
       const none = await call(twoBrowsers(), { file_path: script, tab_id: 99 });
       expect(none.body).toMatchObject({ error: 'TAB_NOT_FOUND' });
       expect(none.body.message).toMatch(/list_tabs/);
@@ -225,7 +267,12 @@ describe('inject_script', () => {
 
     it('goes straight through when only one host has an extension', async () => {
       const bridge = new FakeBridge([
-        { info: hostInfo(1, null), answer: () => { throw new XipeError('EXTENSION_NOT_CONNECTED', 'none'); } },
+        {
+          info: hostInfo(1, null),
+          answer: () => {
+            throw new XipeError('EXTENSION_NOT_CONNECTED', 'none');
+          },
+        },
         { info: hostInfo(2, 'b2'), answer: injected() },
       ]);
       // The fake bridge refuses to route between two hosts without `browser`; the tool must not ask it to list.

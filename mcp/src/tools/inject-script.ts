@@ -1,7 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { InjectScriptParams, type TabTarget, TabTarget as TabTargetSchema } from '../../../shared/src/commands/index.js';
+import {
+  InjectScriptParams,
+  type TabTarget,
+  TabTarget as TabTargetSchema,
+} from '../../../shared/src/commands/index.js';
 import { XipeError } from '../../../shared/src/errors.js';
 import type { BridgeClient } from '../bridge.js';
 import { listAllTabs } from '../tab-list.js';
@@ -17,10 +21,17 @@ const InjectScriptArgs = z
       .min(1)
       .refine((p) => path.isAbsolute(p), 'must be an absolute path (the server does not guess a directory)')
       .refine((p) => p.toLowerCase().endsWith('.js'), 'must name a .js file')
-      .describe('Absolute path of the .js file to run. The server reads it; its contents never appear in the result.'),
+      .describe(
+        'Absolute path of the .js file to run. The server reads it; its contents never appear in the result.',
+      ),
     tab_id: TabTargetSchema.shape.tab_id.describe('Target tab id (from list_tabs).'),
     url_contains: TabTargetSchema.shape.url_contains.describe('Target the tab whose URL contains this text.'),
-    page_index: z.number().int().nonnegative().optional().describe('Target by 0-based position in list_tabs order.'),
+    page_index: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('Target by 0-based position in list_tabs order.'),
     browser: z
       .string()
       .min(1)
@@ -29,7 +40,9 @@ const InjectScriptArgs = z
     cleanup_before: InjectScriptParams.shape.cleanup_before.describe(
       'Remove an existing X-IPE toolbar and its injection guards before running.',
     ),
-    world: InjectScriptParams.shape.world.describe("'main' (the page's own JS world, default) or 'isolated'."),
+    world: InjectScriptParams.shape.world.describe(
+      "'main' (the page's own JS world, default) or 'isolated'.",
+    ),
     timeout_ms: InjectScriptParams.shape.timeout_ms.describe('How long the script may run (default 30000).'),
   })
   .superRefine((args, ctx) => {
@@ -58,8 +71,18 @@ export const injectScriptTool = defineTool({
     const route = await resolveRoute(ctx.bridge, args, ctx.signal);
     const result = await ctx.bridge.request(
       'inject_script',
-      { code, world: args.world, cleanup_before: args.cleanup_before, target: route.target, timeout_ms: args.timeout_ms },
-      { ...(route.browser !== undefined ? { browser: route.browser } : {}), timeoutMs: args.timeout_ms, signal: ctx.signal },
+      {
+        code,
+        world: args.world,
+        cleanup_before: args.cleanup_before,
+        target: route.target,
+        timeout_ms: args.timeout_ms,
+      },
+      {
+        ...(route.browser !== undefined ? { browser: route.browser } : {}),
+        timeoutMs: args.timeout_ms,
+        signal: ctx.signal,
+      },
     );
     return {
       success: true,
@@ -76,10 +99,14 @@ async function readScript(filePath: string): Promise<string> {
   try {
     const stat = await fs.stat(filePath);
     if (!stat.isFile()) {
-      throw new XipeError('VALIDATION_ERROR', `file_path is not a regular file: ${filePath}. Pass the path of a .js file.`, {
-        field: 'file_path',
-        file_path: filePath,
-      });
+      throw new XipeError(
+        'VALIDATION_ERROR',
+        `file_path is not a regular file: ${filePath}. Pass the path of a .js file.`,
+        {
+          field: 'file_path',
+          file_path: filePath,
+        },
+      );
     }
     if (stat.size > MAX_SCRIPT_BYTES) {
       throw new XipeError(
@@ -118,7 +145,11 @@ interface RouteArgs {
  * and no page_index: the target goes straight through (no extra round trip). Otherwise the merged
  * list_tabs order resolves it.
  */
-export async function resolveRoute(bridge: BridgeClient, args: RouteArgs, signal: AbortSignal): Promise<Route> {
+export async function resolveRoute(
+  bridge: BridgeClient,
+  args: RouteArgs,
+  signal: AbortSignal,
+): Promise<Route> {
   const direct: TabTarget = {
     ...(args.tab_id !== undefined ? { tab_id: args.tab_id } : {}),
     ...(args.url_contains !== undefined ? { url_contains: args.url_contains } : {}),
@@ -160,7 +191,8 @@ export async function resolveRoute(bridge: BridgeClient, args: RouteArgs, signal
     args.tab_id !== undefined ? t.tab_id === args.tab_id : t.url.includes(args.url_contains ?? ''),
   );
   const browsers = [...new Set(matches.map((t) => t.browser_id))];
-  const what = args.tab_id !== undefined ? `tab_id ${args.tab_id}` : `url_contains ${JSON.stringify(args.url_contains)}`;
+  const what =
+    args.tab_id !== undefined ? `tab_id ${args.tab_id}` : `url_contains ${JSON.stringify(args.url_contains)}`;
   const [only] = browsers;
   if (only === undefined) {
     throw new XipeError(
