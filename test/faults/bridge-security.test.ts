@@ -1,0 +1,377 @@
+/**
+ * Bridge security against the real host process (issue 7, "Hostile input"): every way a client can
+ * fail the handshake is refused with the right code and the connection closed, a refused or
+ * not-yet-authenticated client never gets an answer or an event, the files that guard the bridge
+ * have owner-only modes, an unsafe pre-existing runtime dir is refused, and the token never
+ * reaches a log. Complements test/integration/host.test.ts (which covers one wrong token, one
+ * silent client, a request before hello, one protocol mismatch and a 0755 runtime dir).
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../shared/src/constants.js';
+import { endpointPath, logsDir, runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
+import {
+  type BridgeTestClient,
+  DEFAULT_EXTENSION_INFO,
+  type FakeExtension,
+} from '../helpers/fake-extension.js';
+import { frameOf } from '../helpers/fault-frames.js';
+import { allHostOutput, HostPool, within } from '../helpers/fault-host.js';
+
+const pool = new HostPool();
+afterEach(async () => {
+  expect(await pool.disposeAll()).toEqual([]);
+});
+
+const TABS = { browser: DEFAULT_EXTENSION_INFO.browser, tabs: [] };
+const mode = (file: string): number => fs.statSync(file).mode & 0o777;
+
+/** Connects without a hello and sends `frames` in one write; returns the client. */
+async function rawSend(ext: FakeExtension, ...frames: Buffer[]): Promise<BridgeTestClient> {
+  const client = await pool.rawClient(ext, { hello: false });
+  client.socket.write(Buffer.concat(frames));
+  return client;
+}
+
+const json = (value: unknown): Buffer => frameOf(JSON.stringify(value));
+
+function hello(overrides: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: 'hello',
+    role: 'mcp',
+    protocol: PROTOCOL_VERSION,
+    client: { name: 'attacker', pid: 4242 },
+    ...overrides,
+  };
+}
+
+/** Waits for the host's LinkError and the close that follows; returns the error code. */
+async function refusal(client: BridgeTestClient, what: string): Promise<string> {
+  const error = await client.inbox.waitFor((m) => m.type === 'error', { what: `${what}: link error` });
+  await within(client.closed, 5_000, `${what}: close by the host`);
+  // Nothing but the refusal ever reaches a client that did not authenticate.
+  expect(client.inbox.messages, what).toHaveLength(1);
+  return error.type === 'error' ? error.error.code : '';
+}
+
+describe('bridge handshake refusals', () => {
+  it('refuses every wrong token (missing, empty, prefix, longer, one char off, case, whitespace, non-string)', async () => {
+    const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
+    const good = await pool.client(ext);
+    const token = ext.token();
+    const flipped = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['missing token', hello({})],
+      ['empty token', hello({ token: '' })],
+      ['half of the token (a shorter one)', hello({ token: token.slice(0, token.length / 2) })],
+      ['token minus its last char', hello({ token: token.slice(0, -1) })],
+      ['token plus one char', hello({ token: `${token}0` })],
+      ['token with one char changed', hello({ token: flipped })],
+      ['token in upper case', hello({ token: token.toUpperCase() })],
+      ['token with a trailing newline', hello({ token: `${token}\n` })],
+      ['token with leading space', hello({ token: ` ${token}` })],
+      ['token as a number', hello({ token: 12345 })],
+      ['token as an array', hello({ token: [token] })],
+      ['token of 512 chars', hello({ token: token.repeat(8) })],
+      [
+        'token in a request, not a hello',
+        { type: 'request', id: 1, command: 'list_tabs', params: {}, token },
+      ],
+      [
+        'an extension hello',
+        { type: 'hello', role: 'extension', protocol: PROTOCOL_VERSION, extension: DEFAULT_EXTENSION_INFO },
+      ],
+      // Token checked first: a wrong token with a wrong protocol learns nothing about the protocol.
+      ['wrong token and wrong protocol', hello({ token: flipped, protocol: PROTOCOL_VERSION + 1 })],
+    ];
+    const clients = await Promise.all(cases.map(([, frame]) => rawSend(ext, json(frame))));
+    for (const [i, [what]] of cases.entries()) {
+      const client = clients[i];
+      if (client === undefined) continue;
+      expect(await refusal(client, what), what).toBe('UNAUTHORIZED');
+    }
+    expect((await good.request('list_tabs', {})).ok).toBe(true);
+    const reasons = ext
+      .logEntries()
+      .filter((e) => e.msg === 'bridge client rejected: unauthorized')
+      .map((e) => e.reason);
+    expect(reasons).toHaveLength(cases.length);
+  });
+
+  it('with the right token, refuses another protocol version, another role and an invalid hello', async () => {
+    const ext = await pool.start();
+    const token = ext.token();
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['protocol + 1', hello({ token, protocol: PROTOCOL_VERSION + 1 })],
+      ['protocol 0', hello({ token, protocol: 0 })],
+      ['protocol as a string', hello({ token, protocol: String(PROTOCOL_VERSION) })],
+      ['protocol missing', { type: 'hello', role: 'mcp', token, client: { name: 'x', pid: 1 } }],
+      ['role host', hello({ token, role: 'host' })],
+      ['role extension', hello({ token, role: 'extension' })],
+      ['no client', { type: 'hello', role: 'mcp', protocol: PROTOCOL_VERSION, token }],
+      ['client name too long', hello({ token, client: { name: 'n'.repeat(201), pid: 1 } })],
+    ];
+    const clients = await Promise.all(cases.map(([, frame]) => rawSend(ext, json(frame))));
+    for (const [i, [what]] of cases.entries()) {
+      const client = clients[i];
+      if (client !== undefined) expect(await refusal(client, what), what).toBe('PROTOCOL_ERROR');
+    }
+  });
+
+  it('never answers a request pipelined behind a refused hello, nor forwards events to it', async () => {
+    const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
+    const good = await pool.client(ext);
+    const request = (id: string) => json({ type: 'request', id, command: 'list_tabs', params: {} });
+    const wrongToken = await rawSend(ext, json(hello({ token: 'nope' })), request('w1'), request('w2'));
+    const wrongProtocol = await rawSend(
+      ext,
+      json(hello({ token: ext.token(), protocol: 99 })),
+      request('p1'),
+      request('p2'),
+    );
+    expect(await refusal(wrongToken, 'wrong token + requests')).toBe('UNAUTHORIZED');
+    expect(await refusal(wrongProtocol, 'wrong protocol + requests')).toBe('PROTOCOL_ERROR');
+
+    // A client still in its hello window gets no events either.
+    const waiting = await pool.rawClient(ext, { hello: false });
+    ext.emit('captures_changed', { secret: 'capture data' });
+    expect(await good.nextEvent('captures_changed')).toMatchObject({ data: { secret: 'capture data' } });
+    expect((await good.request('host_status', {})).ok).toBe(true); // ordering barrier
+    expect(waiting.inbox.messages).toEqual([]);
+  });
+
+  it('refuses an oversized frame before and after the hello, and keeps serving others', async () => {
+    const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
+    const good = await pool.client(ext);
+    const header = Buffer.alloc(4);
+    header.writeUInt32LE(BRIDGE_MAX_FRAME_BYTES + 1, 0);
+
+    const anonymous = await rawSend(ext, header, Buffer.from('x'.repeat(64)));
+    expect(await refusal(anonymous, 'oversized first frame')).toBe('PAYLOAD_TOO_LARGE');
+
+    const authenticated = await pool.rawClient(ext, { hello: true });
+    expect(authenticated.authenticated).toBe(true);
+    authenticated.socket.write(Buffer.concat([header, Buffer.from('{"type":"request"')]));
+    const error = await authenticated.inbox.waitFor((m) => m.type === 'error');
+    expect(error).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+    await within(authenticated.closed, 5_000, 'close after an oversized frame');
+
+    expect((await good.request('list_tabs', {})).ok).toBe(true);
+    expect(ext.hasExited).toBe(false);
+  });
+
+  it('times out silent clients, half-sent hellos and a crowd of idle connections; good clients unaffected', async () => {
+    const ext = await pool.start({
+      env: { XIPE_UIUX_HELLO_TIMEOUT_MS: '300' },
+      handlers: { list_tabs: () => TABS },
+    });
+    const good = await pool.client(ext);
+    const silent = await pool.rawClient(ext, { hello: false });
+    // Slowloris: a valid hello frame cut after 10 bytes, the rest never sent.
+    const partial = await rawSend(ext, json(hello({ token: ext.token() })).subarray(0, 10));
+    // A frame header announcing 50 MiB (under the cap) and nothing after it.
+    const bigHeader = Buffer.alloc(4);
+    bigHeader.writeUInt32LE(50 * 1024 * 1024, 0);
+    const hoarder = await rawSend(ext, bigHeader, Buffer.alloc(1024, 0x20));
+    const crowd = await Promise.all(Array.from({ length: 30 }, () => pool.rawClient(ext, { hello: false })));
+
+    for (const [what, client] of [
+      ['silent', silent],
+      ['half hello', partial],
+      ['50 MiB header', hoarder],
+      ...crowd.map((c, i): [string, BridgeTestClient] => [`idle #${i}`, c]),
+    ] as Array<[string, BridgeTestClient]>) {
+      expect(await refusal(client, what), what).toBe('UNAUTHORIZED');
+    }
+    expect((await good.request('list_tabs', {})).ok).toBe(true);
+    const timeouts = ext.logEntries().filter((e) => e.msg === 'bridge client rejected: no hello in time');
+    expect(timeouts).toHaveLength(33);
+  });
+
+  it('ignores a second hello after authentication (no re-auth, no crash, still served)', async () => {
+    const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
+    const client = await pool.client(ext);
+    client.send(hello({ token: 'wrong-now' }));
+    client.send(hello({ token: ext.token(), protocol: 99 }));
+    expect((await client.request('list_tabs', {})).ok).toBe(true);
+    expect(client.inbox.messages.filter((m) => m.type === 'error')).toEqual([]);
+  });
+});
+
+describe('bridge files and runtime dir', () => {
+  it('creates home files owner-only: runtime dir 0700, socket, descriptor, token and log 0600', async () => {
+    const ext = await pool.start();
+    const { endpoint } = await ext.descriptor();
+    expect(mode(runtimeDir(ext.home))).toBe(0o700);
+    expect(fs.statSync(endpoint).isSocket()).toBe(true);
+    expect(mode(endpoint)).toBe(0o600);
+    expect(mode(ext.descriptorPath())).toBe(0o600);
+    expect(mode(tokenPath(ext.home))).toBe(0o600);
+    expect(mode(logsDir(ext.home))).toBe(0o700);
+    expect(mode(ext.logFile())).toBe(0o600);
+  });
+
+  it('keeps the modes when the runtime dir falls back to /tmp for a long home path', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-long-'));
+    const home = path.join(base, 'a-rather-long-directory-name-'.repeat(4));
+    fs.mkdirSync(home, { recursive: true });
+    const dir = runtimeDir(home);
+    try {
+      expect(dir.startsWith('/tmp/xipe-')).toBe(true);
+      const ext = await pool.start({ home });
+      const { endpoint } = await ext.descriptor();
+      expect(endpoint).toBe(endpointPath(home, ext.pid));
+      expect(mode(dir)).toBe(0o700);
+      expect(mode(endpoint)).toBe(0o600);
+      expect(mode(ext.descriptorPath())).toBe(0o600);
+      const client = await pool.client(ext);
+      expect(client.authenticated).toBe(true);
+      await ext.dispose();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  /** Starts a host on `home` whose runtime dir was prepared by `plant`; the bridge must be refused. */
+  async function expectRefusedRuntimeDir(home: string, why: RegExp): Promise<void> {
+    const ext = await pool.start({ home });
+    expect(ext.hostInfo?.endpoint).toBe('');
+    // The extension is still served: the toolbar can save without the bridge.
+    expect(await ext.request('host_status', {})).toMatchObject({ ok: true, result: { endpoint: '' } });
+    const logged = ext
+      .logEntries()
+      .filter((e) => e.level === 'error' && String(e.msg).includes('bridge endpoint could not be opened'));
+    expect(logged.map((e) => String(e.error)).join('\n')).toMatch(why);
+    await ext.dispose();
+  }
+
+  it('refuses a runtime dir that is a symlink, even to a private dir, and writes nothing through it', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-h-'));
+    const target = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-target-'));
+    try {
+      fs.chmodSync(target, 0o700);
+      fs.symlinkSync(target, runtimeDir(home));
+      await expectRefusedRuntimeDir(home, /not a real directory/);
+      expect(fs.readdirSync(target)).toEqual([]);
+      expect(fs.lstatSync(runtimeDir(home)).isSymbolicLink()).toBe(true);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a planted /tmp runtime dir (symlink or world-writable) for a long home path', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-long-'));
+    const home = path.join(base, 'another-long-directory-name-to-force-tmp-'.repeat(3));
+    fs.mkdirSync(home, { recursive: true });
+    const dir = runtimeDir(home);
+    const target = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-target-'));
+    try {
+      expect(dir.startsWith('/tmp/')).toBe(true);
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.symlinkSync(target, dir);
+      await expectRefusedRuntimeDir(home, /not a real directory/);
+      expect(fs.readdirSync(target)).toEqual([]);
+      fs.unlinkSync(dir);
+      fs.mkdirSync(dir);
+      fs.chmodSync(dir, 0o1777);
+      await expectRefusedRuntimeDir(home, /accessible by other users/);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(target, { recursive: true, force: true });
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses group- or world-accessible modes and a dir owned by another user', async () => {
+    for (const bits of [0o710, 0o705, 0o777]) {
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-h-'));
+      try {
+        fs.mkdirSync(runtimeDir(home));
+        fs.chmodSync(runtimeDir(home), bits);
+        await expectRefusedRuntimeDir(home, /accessible by other users/);
+        expect(fs.readdirSync(runtimeDir(home))).toEqual([]);
+      } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+      }
+    }
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-h-'));
+    try {
+      fs.mkdirSync(runtimeDir(home), { mode: 0o700 });
+      fs.chownSync(runtimeDir(home), 4321, 4321);
+      await expectRefusedRuntimeDir(home, /owned by uid 4321/);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a runtime dir that is a regular file', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-h-'));
+    try {
+      fs.writeFileSync(runtimeDir(home), 'not a dir');
+      const ext = await pool.start({ home });
+      expect(ext.hostInfo?.endpoint).toBe('');
+      await ext.dispose();
+      expect(fs.readFileSync(runtimeDir(home), 'utf8')).toBe('not a dir');
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the token stays secret', () => {
+  it('never appears in the log file or stderr, whatever clients send (debug level)', async () => {
+    const ext = await pool.start({
+      env: { XIPE_UIUX_LOG_LEVEL: 'debug', XIPE_UIUX_HELLO_TIMEOUT_MS: '300' },
+      handlers: { list_tabs: () => TABS },
+    });
+    const token = ext.token();
+    const good = await pool.client(ext);
+    const attempts = [
+      hello({ token: token.slice(0, 32) }),
+      hello({ token: `${token}x` }),
+      hello({ token: token.toUpperCase() }),
+      hello({ token, protocol: 99 }),
+      hello({ token, client: { name: token, pid: 'not a pid' } }),
+      hello({ token, role: 'extension' }),
+      { type: 'request', id: token, command: 'list_tabs', params: { token } },
+    ];
+    const clients = await Promise.all(attempts.map((a) => rawSend(ext, json(a))));
+    for (const client of clients) await within(client.closed, 5_000, 'refused client close');
+    // A request whose params carry the token text is refused without logging them.
+    await good.request('list_tabs', { token });
+    // A malformed hello that carries the real token (a buggy client): the parse error must not echo it.
+    const garbage = await rawSend(ext, frameOf(`{"type":"hello","role":"mcp","token":"${token}",}`));
+    await within(garbage.closed, 5_000, 'garbage client close');
+    await ext.close();
+    const output = allHostOutput(ext);
+    expect(output.length).toBeGreaterThan(0);
+    expect(output).not.toContain(token);
+    expect(output).not.toContain(token.slice(0, 32));
+    expect(output).not.toContain(token.slice(32));
+    expect(output.toLowerCase()).not.toContain(token.toLowerCase());
+  });
+});
+
+describe('the socket itself', () => {
+  it('refuses connections once the host is gone (no stale endpoint left to impersonate)', async () => {
+    const ext = await pool.start();
+    const { endpoint } = await ext.descriptor();
+    await ext.close();
+    expect(fs.existsSync(endpoint)).toBe(false);
+    await expect(
+      new Promise<void>((resolve, reject) => {
+        const socket = net.connect(endpoint, () => {
+          socket.destroy();
+          resolve();
+        });
+        socket.once('error', reject);
+      }),
+    ).rejects.toThrow(/ENOENT|ECONNREFUSED/);
+  });
+});
