@@ -2,10 +2,11 @@ import type { AnyTool } from './define-tool.js';
 import { bridgeStatusTool } from './bridge-status.js';
 import { injectScriptTool } from './inject-script.js';
 import { listTabsTool } from './list-tabs.js';
+import { saveUiuxReferenceTool } from './save-uiux-reference.js';
 
 /**
  * Every tool the server offers, in the order `tools/list` shows them. Adding a tool: one file in
  * this folder exporting `defineTool(...)`, one import and one entry here. A test checks that every
  * file in this folder is listed and that the running server lists exactly these.
  */
-export const TOOLS: readonly AnyTool[] = [injectScriptTool, listTabsTool, bridgeStatusTool];
+export const TOOLS: readonly AnyTool[] = [injectScriptTool, listTabsTool, bridgeStatusTool, saveUiuxReferenceTool];

@@ -1,0 +1,75 @@
+import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../../shared/src/constants.js';
+import { XipeError } from '../../../shared/src/errors.js';
+import { loadConfig, maxPayloadBytes } from '../../../shared/src/node/config.js';
+import { xipeHome } from '../../../shared/src/node/paths.js';
+import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
+import type { BridgeClient } from '../bridge.js';
+import { defineTool } from './define-tool.js';
+
+/** Saves can wait for the idea lock behind other saves; give them more than a plain command. */
+const SAVE_TIMEOUT_MS = 60_000;
+
+export const saveUiuxReferenceTool = defineTool({
+  name: 'save_uiux_reference',
+  description:
+    'Save UI/UX reference data (reference data v1.0, fields at the top level) into ' +
+    '`x-ipe-docs/ideas/{idea_folder}/uiux-references/` of this workspace, through the X-IPE native host. ' +
+    'Required: version "1.0", source_url, timestamp (ISO 8601), idea_folder (an existing folder name), and at ' +
+    'least one non-empty section of colors[], elements[], design_tokens{}. A screenshot value ' +
+    '`base64:<PNG>` is written to screenshots/ and replaced by its path; prefer file paths (from ' +
+    'capture_screenshot) so image bytes stay out of your context. Returns the session file and number and ' +
+    'the paths written; the merged view is reference-data.json.',
+  inputSchema: ReferenceData,
+  annotations: { title: 'Save UI/UX reference data', destructiveHint: false, idempotentHint: false },
+  async handler(data, ctx) {
+    const params = { workspace: ctx.workspace, data };
+    const limit = payloadLimit();
+    const bytes = jsonByteLength(params);
+    if (bytes > limit) {
+      throw new XipeError(
+        'PAYLOAD_TOO_LARGE',
+        `The reference data is ${bytes} bytes as JSON, over the ${limit}-byte limit; nothing was sent. Pass ` +
+          'screenshot file paths instead of base64, save fewer elements per call, or raise max_payload_bytes in ' +
+          `${xipeHome()}/config.json.`,
+        { bytes, max_bytes: limit },
+      );
+    }
+    // The bridge client already retries once after a connection error (a host restarting).
+    return await send(ctx.bridge, params, ctx.signal);
+  },
+});
+
+/** The cap the hosts enforce (config.json, or the env override tests use); default when unreadable. */
+function payloadLimit(): number {
+  try {
+    return maxPayloadBytes(loadConfig(xipeHome()));
+  } catch {
+    return DEFAULT_MAX_PAYLOAD_BYTES;
+  }
+}
+
+/**
+ * Any host can save (they share the file system and the idea lock), so when several browsers are
+ * connected the first one is used instead of asking the agent to choose.
+ */
+async function send(
+  bridge: BridgeClient,
+  params: { workspace: string; data: ReferenceData },
+  signal: AbortSignal,
+) {
+  try {
+    return await bridge.request(SAVE_REFERENCE, params, { timeoutMs: SAVE_TIMEOUT_MS, signal });
+  } catch (err) {
+    const browsers = err instanceof XipeError ? err.details?.connected_browsers : undefined;
+    const [first] = Array.isArray(browsers) ? browsers : [];
+    if (err instanceof XipeError && err.details?.field === 'browser' && typeof first === 'string') {
+      return await bridge.request(SAVE_REFERENCE, params, {
+        browser: first,
+        timeoutMs: SAVE_TIMEOUT_MS,
+        signal,
+      });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,298 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SaveResult } from '../../shared/src/reference-data.js';
+import { CLI_BIN, FakeExtension } from '../helpers/fake-extension.js';
+import {
+  b64,
+  IDEA,
+  makePng,
+  makeWorkspace,
+  pngOfAbout,
+  readJson,
+  referenceData,
+  sessionFiles,
+  type TempWorkspace,
+} from '../helpers/store-fixtures.js';
+
+// save_uiux_reference end to end: SDK client → `x-ipe-uiux mcp` (real process) → bridge socket →
+// `x-ipe-uiux host` (real process) → idea folder. The extension side is the fake one (no browser).
+
+const MiB = 1024 * 1024;
+
+let home: string;
+let ws: TempWorkspace;
+const hosts: FakeExtension[] = [];
+const clients: Client[] = [];
+
+async function startHost(): Promise<FakeExtension> {
+  const ext = await FakeExtension.start({ home });
+  await ext.descriptor();
+  hosts.push(ext);
+  return ext;
+}
+
+async function startMcp(envHome = home): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_BIN, 'mcp', '--workspace', ws.workspace],
+    env: { ...(process.env as Record<string, string>), XIPE_UIUX_HOME: envHome },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'save-test', version: '0.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+interface ToolOutcome {
+  isError: boolean;
+  body: Record<string, unknown>;
+}
+
+async function callSave(client: Client, args: Record<string, unknown>): Promise<ToolOutcome> {
+  const result = await client.callTool({ name: 'save_uiux_reference', arguments: args }, undefined, {
+    timeout: 60_000,
+  });
+  const content = result.content as Array<{ type: string; text?: string }>;
+  const body = JSON.parse(content[0]?.text ?? 'null') as Record<string, unknown>;
+  expect(result.structuredContent).toEqual(body);
+  return { isError: result.isError === true, body };
+}
+
+beforeAll(() => {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-save-'));
+});
+afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  for (const ext of hosts.splice(0)) {
+    await ext.dispose();
+    expect(ext.stdoutProblems).toEqual([]);
+  }
+  ws?.cleanup();
+});
+
+describe('save_uiux_reference through the real MCP server and host', () => {
+  it('saves a valid session with screenshots and returns the success object', async () => {
+    ws = makeWorkspace();
+    await startHost();
+    const client = await startMcp();
+    const tools = await client.listTools();
+    expect(tools.tools.map((t) => t.name)).toContain('save_uiux_reference');
+    const png = makePng(4, 3, 11);
+    const { isError, body } = await callSave(
+      client,
+      referenceData({
+        elements: [
+          { id: 'elem-001', selector: 'main', screenshots: { full_page: b64(png), element_crop: null } },
+        ],
+      }),
+    );
+    expect(isError).toBe(false);
+    const result = SaveResult.parse(body);
+    expect(result).toMatchObject({
+      status: 'success',
+      session_file: 'ref-session-001.json',
+      session_number: 1,
+    });
+    expect(result.screenshots).toEqual([
+      `x-ipe-docs/ideas/${IDEA}/uiux-references/screenshots/full-page-001.png`,
+    ]);
+    expect(fs.readFileSync(path.join(ws.workspace, result.screenshots[0] ?? '')).equals(png)).toBe(true);
+    const session = readJson(path.join(ws.workspace, result.session_path)) as {
+      elements: { screenshots: unknown }[];
+    };
+    expect(session.elements[0]?.screenshots).toEqual({
+      full_page: 'screenshots/full-page-001.png',
+      element_crop: null,
+    });
+    expect(readJson(path.join(ws.workspace, result.reference_data_path))).toMatchObject({
+      idea_folder: IDEA,
+    });
+  });
+
+  it('reports errors in the contract shape: validation (nothing sent), idea not found, payload caps', async () => {
+    ws = makeWorkspace();
+    await startHost();
+    const client = await startMcp();
+
+    const invalid = await callSave(client, referenceData({ timestamp: 'yesterday' }));
+    expect(invalid).toMatchObject({
+      isError: true,
+      body: { error: 'VALIDATION_ERROR', tool_name: 'save_uiux_reference' },
+    });
+    expect(invalid.body.message).toContain('timestamp');
+
+    const missing = await callSave(client, referenceData({ idea_folder: 'nope' }));
+    expect(missing.body).toMatchObject({ error: 'IDEA_NOT_FOUND', message: 'Idea folder not found: nope' });
+
+    const sized = (bytes: number) =>
+      referenceData({
+        elements: [
+          {
+            id: 'elem-001',
+            selector: 'a',
+            screenshots: { full_page: b64(pngOfAbout((bytes * 3) / 4 - 4096)) },
+          },
+        ],
+      });
+    const ok = await callSave(client, sized(9.5 * MiB));
+    expect(ok.isError).toBe(false);
+    const tooBig = await callSave(client, sized(10.5 * MiB));
+    expect(tooBig.body).toMatchObject({ error: 'PAYLOAD_TOO_LARGE', details: { max_bytes: 10 * MiB } });
+    expect(sessionFiles(ws.refsDir())).toEqual(['ref-session-001.json']);
+  });
+
+  it('the host enforces the cap and the workspace rules itself (bridge and toolbar requests)', async () => {
+    ws = makeWorkspace();
+    const ext = await startHost();
+    const bridge = await ext.connectClient();
+    const big = referenceData({
+      elements: [{ id: 'elem-001', selector: 'a', screenshots: { full_page: b64(pngOfAbout(8 * MiB)) } }],
+    });
+    const refused = await bridge.request('save_reference', { workspace: ws.workspace, data: big });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    await bridge.close();
+
+    // The toolbar (extension) may only save into registered workspaces.
+    const noneRegistered = await ext.request('save_reference', { data: referenceData() });
+    expect(noneRegistered).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ workspaces: [ws.workspace] }));
+    const saved = await ext.request('save_reference', { data: referenceData() });
+    expect(saved).toMatchObject({ ok: true, result: { session_number: 1, workspace: ws.workspace } });
+    const elsewhere = await ext.request('save_reference', { workspace: ws.root, data: referenceData() });
+    expect(elsewhere).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+    const ideas = await ext.request('list_ideas', {});
+    expect(ideas).toMatchObject({
+      ok: true,
+      result: {
+        workspaces: [{ path: ws.workspace, ideas: [{ name: IDEA, has_references: true, session_count: 1 }] }],
+      },
+    });
+    fs.rmSync(path.join(home, 'config.json'));
+  });
+
+  it('answers BACKEND_UNREACHABLE with where it looked and how to fix it when no host runs', async () => {
+    ws = makeWorkspace();
+    const emptyHome = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-nohost-'));
+    try {
+      const client = await startMcp(emptyHome);
+      const { isError, body } = await callSave(client, referenceData());
+      expect(isError).toBe(true);
+      expect(body.error).toBe('BACKEND_UNREACHABLE');
+      expect(body.message).toContain(emptyHome);
+      expect(body.message).toMatch(/x-ipe-uiux (start|doctor)/);
+      expect(sessionFiles(ws.refsDir())).toEqual([]);
+    } finally {
+      fs.rmSync(emptyHome, { recursive: true, force: true });
+    }
+  });
+
+  it('3 MCP servers × 10 parallel saves give sessions 001–030 with no gap, every file valid JSON', async () => {
+    ws = makeWorkspace();
+    await startHost();
+    const servers = await Promise.all([startMcp(), startMcp(), startMcp()]);
+    const outcomes = await Promise.all(
+      servers.flatMap((client, s) =>
+        Array.from({ length: 10 }, (_, i) =>
+          callSave(
+            client,
+            referenceData({ session_id: `server-${s}-${i}`, source_url: `https://example.com/${s}/${i}` }),
+          ),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o.isError)).toEqual([]);
+    const numbers = outcomes.map((o) => o.body.session_number as number).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    const files = sessionFiles(ws.refsDir());
+    expect(files).toEqual(
+      Array.from({ length: 30 }, (_, i) => `ref-session-${String(i + 1).padStart(3, '0')}.json`),
+    );
+    for (const file of files) readJson(path.join(ws.refsDir(), 'sessions', file));
+    const merged = readJson(path.join(ws.refsDir(), 'reference-data.json')) as {
+      sessions: unknown[];
+      source_urls: unknown[];
+    };
+    expect(merged.sessions).toHaveLength(30);
+    expect(merged.source_urls).toHaveLength(30);
+  });
+
+  it('finds a restarted host again without restarting the MCP server', async () => {
+    ws = makeWorkspace();
+    const first = await startHost();
+    const client = await startMcp();
+    expect((await callSave(client, referenceData())).body.session_number).toBe(1);
+    await first.close();
+    await startHost();
+    const again = await callSave(client, referenceData());
+    expect(again).toMatchObject({ isError: false, body: { session_number: 2 } });
+  });
+
+  it('a host SIGKILLed at random moments during a save loop leaves only complete files; numbering continues', async () => {
+    ws = makeWorkspace();
+    const png = makePng(400, 400, 3); // ~480 KB per screenshot: each save takes long enough to be hit
+    const data = referenceData({
+      elements: [
+        { id: 'elem-001', selector: 'a', screenshots: { full_page: b64(png), element_crop: b64(png) } },
+      ],
+    });
+    for (let round = 0; round < 5; round++) {
+      const ext = await startHost();
+      const bridge = await ext.connectClient();
+      let stop = false;
+      let firstSaved: () => void = () => undefined;
+      const saved = new Promise<void>((resolve) => {
+        firstSaved = resolve;
+      });
+      const loop = (async () => {
+        while (!stop) {
+          const res = await bridge
+            .request('save_reference', { workspace: ws.workspace, data })
+            .catch(() => null);
+          if (res === null || !res.ok) break;
+          firstSaved();
+        }
+      })();
+      // Kill at a random moment once the loop is saving (mid-write most of the time).
+      await saved;
+      await new Promise((r) => setTimeout(r, Math.random() * 120));
+      ext.child.kill('SIGKILL');
+      await ext.exited;
+      stop = true;
+      bridge.socket.destroy();
+      await loop;
+      hosts.splice(hosts.indexOf(ext), 1);
+      await ext.dispose();
+      expectOnlyCompleteFiles();
+    }
+    const before = sessionFiles(ws.refsDir()).filter((n) => n.startsWith('ref-session-'));
+    expect(before.length).toBeGreaterThan(0);
+    await startHost();
+    const client = await startMcp();
+    const next = await callSave(client, referenceData());
+    expect(next).toMatchObject({ isError: false, body: { session_number: before.length + 1 } });
+    expectOnlyCompleteFiles();
+  });
+});
+
+function expectOnlyCompleteFiles(): void {
+  const refs = ws.refsDir();
+  const sessions = sessionFiles(refs).filter((n) => /^ref-session-\d{3,}\.json$/.test(n));
+  expect(sessions).toEqual(sessions.map((_, i) => `ref-session-${String(i + 1).padStart(3, '0')}.json`));
+  for (const name of fs.readdirSync(path.join(refs, 'sessions'))) {
+    if (sessions.includes(name)) readJson(path.join(refs, 'sessions', name));
+    else expect(name.startsWith('.tmp-')).toBe(true);
+  }
+  for (const name of fs.readdirSync(path.join(refs, 'screenshots'))) {
+    if (name.startsWith('.tmp-')) continue;
+    const bytes = fs.readFileSync(path.join(refs, 'screenshots', name));
+    expect(bytes.subarray(-8, -4).toString('latin1')).toBe('IEND');
+  }
+  if (fs.existsSync(path.join(refs, 'reference-data.json'))) readJson(path.join(refs, 'reference-data.json'));
+}
