@@ -28,6 +28,12 @@ export interface BrowserEnvOptions {
   userScripts?: boolean;
   /** Register the native host (default true); false for a browser with no host. */
   installHost?: boolean;
+  /**
+   * Let puppeteer attach to the extension's service worker (default true, needed for
+   * `serviceWorker()`). Puppeteer holds a worker it attached to paused after the worker restarts
+   * (waiting for a debugger that never resumes it), so tests of worker restarts pass false.
+   */
+  attachToWorker?: boolean;
 }
 
 export interface HostStatus {
@@ -119,10 +125,16 @@ export class BrowserEnv {
         '--window-size=1280,800',
       ],
       env: processEnv,
+      ...(options.attachToWorker === false
+        ? {
+            targetFilter: (target: Target) =>
+              !(target.type() === 'service_worker' && target.url().includes(EXTENSION_ID)),
+          }
+        : {}),
     });
     const env = new BrowserEnv(root, home, userDataDir, workspace, browser, pages, processEnv);
     try {
-      await env.serviceWorker();
+      if (options.attachToWorker !== false) await env.serviceWorker();
       if (options.installHost !== false) await env.waitForHost();
     } catch (err) {
       await env.dispose();
@@ -162,23 +174,18 @@ export class BrowserEnv {
     return worker;
   }
 
-  /** Stops the extension's service worker through the DevTools protocol, like Chrome's idle stop. */
-  async stopServiceWorker(): Promise<void> {
-    const target = await this.serviceWorkerTarget();
-    const session = await this.browser.target().createCDPSession();
+  /**
+   * Stops every service worker through the DevTools protocol (ServiceWorker.stopAllWorkers on a
+   * page's session), as Chrome stops an idle one. Use with `attachToWorker: false` (see there).
+   */
+  async stopServiceWorker(page: Page): Promise<void> {
+    const session = await page.createCDPSession();
     try {
-      const { targetInfos } = await session.send('Target.getTargets');
-      const info = targetInfos.find((t) => t.type === 'service_worker' && t.url === target.url());
-      if (info === undefined) throw new Error('service worker target not found over CDP');
-      await session.send('Target.closeTarget', { targetId: info.targetId });
+      await session.send('ServiceWorker.enable');
+      await session.send('ServiceWorker.stopAllWorkers');
     } finally {
       await session.detach();
     }
-    await waitUntil('the service worker to stop', () =>
-      this.browser.targets().some((t) => t.type() === 'service_worker' && t.url() === target.url())
-        ? null
-        : true,
-    );
   }
 
   /** Live host descriptors in this env's runtime dir. */

@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DTCG_FILE } from '../../shared/src/design-tokens.js';
+import { MergedReferenceData, ReferenceData } from '../../shared/src/reference-data.js';
+import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
+import { clickExtensionAction, comparePng, rectOf, ToolbarDriver } from '../helpers/toolbar-driver.js';
+
+/**
+ * The designer's whole flow through the real extension and host: toggle the toolbar with the
+ * action, pick two elements and a colour, draw an area, add a note, save into an idea folder.
+ */
+const IDEA = '001. Demo Idea';
+
+describe('designer toolbar on the demo page', () => {
+  let env: BrowserEnv;
+  let page: Page;
+  let ui: ToolbarDriver;
+  let reference: string;
+  const pickTimes: number[] = [];
+
+  beforeAll(async () => {
+    env = await BrowserEnv.start();
+    page = await env.openPage('/demo/');
+    await page.evaluate(() => document.fonts.ready);
+    // The page as it looks without the toolbar: crops are compared with this.
+    reference = Buffer.from(await page.screenshot({ encoding: 'binary' })).toString('base64');
+    ui = await ToolbarDriver.attach(page);
+  });
+  afterAll(async () => {
+    await ui?.detach();
+    await env?.dispose();
+  });
+
+  it('toggles with the action button, never twice, in a closed shadow root', async () => {
+    await clickExtensionAction(env.browser, page);
+    await waitUntil('the toolbar', async () => ((await ui.hostCount()) === 1 ? true : null));
+    // Page scripts see a host element and nothing inside it.
+    expect(
+      await page.evaluate(() => document.querySelector('x-ipe-uiux-toolbar')?.shadowRoot ?? null),
+    ).toBeNull();
+    await clickExtensionAction(env.browser, page);
+    await waitUntil('the toolbar to close', async () => ((await ui.hostCount()) === 0 ? true : null));
+    // Injecting the bundle twice at once (e.g. a double click racing) still gives one toolbar.
+    const worker = await env.serviceWorker();
+    await worker.evaluate(async (url) => {
+      const [tab] = await chrome.tabs.query({ url });
+      if (tab?.id === undefined) throw new Error('no tab');
+      const files = chrome.runtime
+        .getManifest()
+        .web_accessible_resources?.flatMap((r) => (typeof r === 'string' ? [r] : r.resources))
+        .filter((f) => f.includes('toolbar'));
+      await Promise.all(
+        [1, 2].map(() =>
+          chrome.scripting.executeScript({ target: { tabId: tab.id ?? -1 }, files: files ?? [] }),
+        ),
+      );
+    }, page.url());
+    await waitUntil('the toolbar', async () => ((await ui.hostCount()) === 1 ? true : null));
+    expect(await ui.hostCount()).toBe(1);
+    await ui.waitForCount('.save option[value="001. Demo Idea"]', 1);
+  });
+
+  it('picks two elements with crops that match the page pixels', async () => {
+    await ui.click('[data-mode="element"]');
+    for (const [i, selector] of ['#signup', '.hero h1'].entries()) {
+      const r = await rectOf(page, selector);
+      await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+      const t0 = performance.now();
+      await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+      await ui.waitForCount('.list .item .thumb', i + 1);
+      await ui.waitForStatus(/^Captured /);
+      pickTimes.push(performance.now() - t0);
+    }
+    expect(await ui.text('.list .item .sel', 0)).toBe('#signup');
+    await page.keyboard.press('Escape');
+  });
+
+  it('adds a colour from the page palette and draws an area', async () => {
+    await ui.click('.section .btn.secondary');
+    await ui.waitForCount('.palette .swatch', await ui.count('.palette .swatch'));
+    expect(await ui.count('.palette .swatch')).toBeGreaterThan(3);
+    await ui.click('.palette .swatch[data-hex="#3a5bdb"]');
+    await ui.waitForStatus(/^Added #3a5bdb as /);
+
+    await ui.click('[data-mode="area"]');
+    await page.mouse.move(40, 120);
+    await page.mouse.down();
+    await page.mouse.move(300, 260, { steps: 5 });
+    await page.mouse.move(420, 330, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.press('Enter');
+    await ui.waitForCount('.list .item .thumb', 3);
+  });
+
+  it('adds a note to an element', async () => {
+    await ui.click('.list .item textarea', 0);
+    await page.keyboard.type('Primary call to action: keep this contrast');
+    await page.keyboard.press('Enter');
+    await ui.waitForStatus(/^Note saved/);
+  });
+
+  it('saves into the idea folder: session, crops, merged view and DTCG tokens', async () => {
+    fs.mkdirSync(path.join(process.cwd(), 'docs'), { recursive: true });
+    await page.screenshot({ path: path.join(process.cwd(), 'docs', 'toolbar.png') });
+    await ui.click('.save .row .btn:not(.secondary)');
+    const status = await ui.waitForStatus(/^Saved session 1 /);
+    expect(status).toContain('sessions/ref-session-001.json');
+
+    const refs = path.join(env.workspace, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
+    const session = JSON.parse(fs.readFileSync(path.join(refs, 'sessions', 'ref-session-001.json'), 'utf8'));
+    expect(ReferenceData.safeParse(session).success).toBe(true);
+    expect(session.elements.map((e: { id: string }) => e.id)).toEqual(['elem-001', 'elem-002', 'elem-003']);
+    expect(session.colors).toEqual([
+      expect.objectContaining({
+        id: 'color-001',
+        hex: '#3a5bdb',
+        rgb: '58, 91, 219',
+        hsl: expect.any(String),
+      }),
+    ]);
+    expect(session.elements[0]).toMatchObject({
+      selector: '#signup',
+      tag: 'a',
+      comment: 'Primary call to action: keep this contrast',
+      screenshots: { element_crop: 'screenshots/elem-001-crop.png' },
+    });
+    expect(session.elements[1].extracted_assets.styles['font-size']).toBe('52px');
+    expect(session.elements[2].extracted_assets.kind).toBe('area');
+    expect(session.elements[2].bounding_box).toEqual({ x: 40, y: 120, width: 380, height: 210 });
+
+    for (const el of session.elements as Array<{
+      bounding_box: { x: number; y: number };
+      screenshots: { element_crop: string };
+    }>) {
+      const png = fs.readFileSync(path.join(refs, el.screenshots.element_crop)).toString('base64');
+      const cmp = await comparePng(page, png, reference, {
+        x: Math.floor(el.bounding_box.x),
+        y: Math.floor(el.bounding_box.y),
+      });
+      expect(cmp.mismatch).toBeLessThan(0.01);
+    }
+    const area = fs.readFileSync(path.join(refs, 'screenshots', 'elem-003-crop.png'));
+    expect([area.readUInt32BE(16), area.readUInt32BE(20)]).toEqual([380, 210]);
+
+    const merged = MergedReferenceData.parse(
+      JSON.parse(fs.readFileSync(path.join(refs, 'reference-data.json'), 'utf8')),
+    );
+    expect(merged.design_tokens).toMatchObject({ colors: { [session.colors[0].role]: '#3a5bdb' } });
+    const tokens = JSON.parse(fs.readFileSync(path.join(refs, DTCG_FILE), 'utf8'));
+    expect(tokens.color[session.colors[0].role].$value).toMatchObject({ colorSpace: 'srgb', hex: '#3a5bdb' });
+    expect(tokens.font.heading.$type).toBe('fontFamily');
+
+    // Cleared only after the successful save.
+    await ui.waitForCount('.list .item', 0);
+    console.log(
+      `click-to-saved-crop median ${median(pickTimes).toFixed(0)} ms (${pickTimes.map((t) => t.toFixed(0)).join(', ')})`,
+    );
+  });
+
+  it('numbers a second session after the first, never reusing ids', async () => {
+    await ui.click('[data-mode="element"]');
+    const r = await rectOf(page, '.eyebrow');
+    await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+    await ui.waitForCount('.list .item .thumb', 1);
+    await page.keyboard.press('Escape');
+    await ui.click('.save .row .btn:not(.secondary)');
+    await ui.waitForStatus(/^Saved session 2 /);
+    const refs = path.join(env.workspace, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
+    const session = JSON.parse(fs.readFileSync(path.join(refs, 'sessions', 'ref-session-002.json'), 'utf8'));
+    expect(session.elements.map((e: { id: string }) => e.id)).toEqual(['elem-004']);
+    expect(session.elements[0].screenshots.element_crop).toBe('screenshots/elem-004-crop.png');
+  });
+});
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
