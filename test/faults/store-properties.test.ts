@@ -1,0 +1,494 @@
+/**
+ * Property-based tests of the reference-data schema and the idea store (issue 7, "Hostile input";
+ * DESIGN §4), on real files in a temp workspace:
+ * - random valid data round-trips: the saved session equals the input (as JSON) except that each
+ *   `base64:` screenshot is replaced by the relative path of a file holding exactly those bytes;
+ *   the merged view parses and holds this session's items;
+ * - random invalid data is refused with VALIDATION_ERROR naming the broken field, and the whole
+ *   temp tree is byte-identical afterwards;
+ * - hostile idea_folder strings never cause a write outside
+ *   `<ws>/x-ipe-docs/ideas/<idea>/uiux-references/`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveReference } from '../../native-host/src/idea-store/index.js';
+import { XipeError } from '../../shared/src/errors.js';
+import {
+  BASE64_PREFIX,
+  ideaFolderProblem,
+  MergedReferenceData,
+  ReferenceData,
+} from '../../shared/src/reference-data.js';
+import { hashTree } from '../helpers/fault-host.js';
+import { makePng, makeWorkspace, type TempWorkspace } from '../helpers/store-fixtures.js';
+
+const SEED = 0x5a7e;
+const RUNS = Number(process.env.XIPE_STORE_PROPERTY_RUNS ?? 60);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** What arrives over the wire: JSON.parse output (own `__proto__` keys stay plain keys). */
+const asWire = (value: unknown): JsonObject => JSON.parse(JSON.stringify(value)) as JsonObject;
+
+// ── arbitraries of valid data ─────────────────────────────────────────────────────────────────
+
+const pad3 = (n: number): string => String(n).padStart(3, '0');
+const byte = fc.integer({ min: 0, max: 255 });
+const hexOf = (n: number, digits: number): string => n.toString(16).padStart(digits, '0');
+const hex = fc.oneof(
+  fc.integer({ min: 0, max: 0xfff }).map((n) => `#${hexOf(n, 3)}`),
+  fc.integer({ min: 0, max: 0xffffff }).map((n) => `#${hexOf(n, 6).toUpperCase()}`),
+  fc.integer({ min: 0, max: 0xffffffff }).map((n) => `#${hexOf(n, 8)}`),
+);
+const text = fc.string({ maxLength: 30, unit: 'grapheme' });
+/** Keys a naive merge could mishandle (`__proto__` has its own test below: it is dropped). */
+const trickyKey = fc.constantFrom('constructor', 'toString', 'hasOwnProperty', 'valueOf', 'id ☕', '');
+const extra = fc.dictionary(fc.oneof(trickyKey, fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 2 }), {
+  maxKeys: 3,
+});
+
+/** Valid `base64:` PNGs (a few sizes), paths kept as they are, or null. */
+const screenshot = fc.oneof(
+  fc
+    .tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 1e6 }))
+    .map(([w, h, seed]) => `${BASE64_PREFIX}${makePng(w, h, seed).toString('base64')}`),
+  fc.constantFrom('screenshots/existing.png', '/abs/elsewhere/shot.png', 'base64', 'BASE64:notdecoded'),
+  fc.constant(null),
+);
+
+const color = fc
+  .record(
+    {
+      n: fc.integer({ min: 1, max: 99_999 }),
+      hex,
+      rgb: fc.tuple(byte, byte, byte).map(([r, g, b]) => `${r}, ${g}, ${b}`),
+      hsl: fc
+        .tuple(
+          fc.integer({ min: 0, max: 360 }),
+          fc.integer({ min: 0, max: 100 }),
+          fc.integer({ min: 0, max: 100 }),
+        )
+        .map(([h, s, l]) => `${h}, ${s}%, ${l}%`),
+      source_selector: text,
+      context: text,
+      extra,
+    },
+    { requiredKeys: ['n', 'hex', 'extra'] },
+  )
+  .map(({ n, extra: more, ...rest }) => ({ ...more, ...rest, id: `color-${pad3(n)}` }));
+
+const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 });
+const element = fc
+  .record(
+    {
+      n: fc.integer({ min: 1, max: 99_999 }),
+      selector: fc.string({ minLength: 1, maxLength: 40 }),
+      tag: fc.constantFrom('div', 'nav', 'button', 'svg', 'x-custom-element'),
+      bounding_box: fc.record({
+        x: finite,
+        y: finite,
+        width: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1e6 }),
+        height: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1e6 }),
+      }),
+      screenshots: fc.record({ full_page: screenshot, element_crop: screenshot }, { requiredKeys: [] }),
+      comment: fc.oneof(text, fc.constant(null)),
+      extracted_assets: fc.oneof(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }), extra),
+      extra,
+    },
+    { requiredKeys: ['n', 'selector', 'extra'] },
+  )
+  .map(({ n, extra: more, ...rest }) => ({ ...more, ...rest, id: `elem-${pad3(n)}` }));
+
+const designTokens = fc.oneof(
+  fc.record({
+    colors: fc.record({ primary: hex, secondary: hex }, { requiredKeys: [] }),
+    typography: fc.record({
+      heading_font: text,
+      body_font: text,
+      base_size: fc.constantFrom('14px', '1rem'),
+    }),
+  }),
+  fc.dictionary(fc.oneof(trickyKey, fc.string({ maxLength: 10 })), fc.jsonValue({ maxDepth: 3 }), {
+    maxKeys: 4,
+  }),
+);
+
+const timestamp = fc
+  .tuple(
+    fc.date({
+      min: new Date('1970-01-01T00:00:00Z'),
+      max: new Date('2100-01-01T00:00:00Z'),
+      noInvalidDate: true,
+    }),
+    fc.constantFrom('Z', '+00:00', '+05:30', '-08:00'),
+  )
+  .map(([date, zone]) => date.toISOString().replace('Z', zone));
+
+const url = fc.oneof(
+  fc.webUrl({ withQueryParameters: true, withFragments: true }),
+  fc.constantFrom('http://localhost:5173/', 'file:///home/me/page.html', 'https://例え.jp/パス?q=1'),
+);
+
+function validData(ideas: readonly string[]): fc.Arbitrary<JsonObject> {
+  return fc
+    .record(
+      {
+        source_url: url,
+        timestamp,
+        idea_folder: fc.constantFrom(...ideas),
+        auth_url: fc.oneof(url, fc.constant(null)),
+        session_id: fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.constant(null)),
+        colors: fc.uniqueArray(color, { maxLength: 4, selector: (c) => c.id }),
+        elements: fc.uniqueArray(element, { maxLength: 3, selector: (e) => e.id }),
+        design_tokens: designTokens,
+        extra,
+      },
+      { requiredKeys: ['source_url', 'timestamp', 'idea_folder', 'extra'] },
+    )
+    .map(({ extra: more, ...rest }) => asWire({ ...more, ...rest, version: '1.0' }))
+    .filter(
+      (d) =>
+        (Array.isArray(d.colors) && d.colors.length > 0) ||
+        (Array.isArray(d.elements) && d.elements.length > 0) ||
+        (typeof d.design_tokens === 'object' &&
+          d.design_tokens !== null &&
+          Object.keys(d.design_tokens).length > 0),
+    );
+}
+
+// ── helpers ───────────────────────────────────────────────────────────────────────────────────
+
+let ws: TempWorkspace;
+const IDEAS = ['018. Feature-UIUX Reference', 'idée café ☕', '日本語のアイデア', '...', 'a'.repeat(200)];
+
+beforeAll(() => {
+  ws = makeWorkspace(IDEAS);
+  // A sibling of the ideas dir and of the workspace, to catch escapes.
+  fs.mkdirSync(path.join(ws.workspace, 'x-ipe-docs', 'other'), { recursive: true });
+  fs.mkdirSync(path.join(ws.root, 'outside'));
+});
+afterAll(() => ws.cleanup());
+
+async function failureOf(promise: Promise<unknown>): Promise<XipeError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof XipeError) return err;
+    throw new Error(`not a XipeError: ${(err as Error).stack ?? String(err)}`);
+  }
+  throw new Error('the save succeeded but should have failed');
+}
+
+function issueFields(err: XipeError): string[] {
+  const issues = (err.details?.issues ?? []) as Array<{ field?: unknown }>;
+  return issues.map((i) => String(i.field));
+}
+
+/** The entries of `after` that are new or changed relative to `before`. */
+function changed(before: readonly string[], after: readonly string[]): string[] {
+  const old = new Set(before);
+  return after.filter((line) => !old.has(line));
+}
+
+// ── properties ────────────────────────────────────────────────────────────────────────────────
+
+describe('reference data round-trips through the store', () => {
+  it('saves the input as given, base64 screenshots replaced by paths to files with those bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(validData(IDEAS), async (input) => {
+        expect(ReferenceData.safeParse(input).success).toBe(true);
+        const result = await saveReference({ workspace: ws.workspace, data: input });
+        const session = JSON.parse(
+          fs.readFileSync(path.join(ws.workspace, result.session_path), 'utf8'),
+        ) as JsonObject;
+        expect(session.session_number).toBe(result.session_number);
+        expect(typeof session.saved_at).toBe('string');
+        const { session_number: _n, saved_at: _s, ...saved } = session;
+
+        // Expected: the input with each base64 value (element order, full_page before element_crop)
+        // replaced by the next written file.
+        const expected = asWire(input);
+        const written = [...result.screenshots];
+        for (const item of (expected.elements ?? []) as JsonObject[]) {
+          const shots = item.screenshots as JsonObject | undefined;
+          for (const kind of ['full_page', 'element_crop']) {
+            const value = shots?.[kind];
+            if (shots === undefined || typeof value !== 'string' || !value.startsWith(BASE64_PREFIX))
+              continue;
+            const file = written.shift();
+            expect(file, 'one written file per base64 screenshot').toBeDefined();
+            if (file === undefined) continue;
+            const bytes = fs.readFileSync(path.join(ws.workspace, file));
+            expect(bytes.equals(Buffer.from(value.slice(BASE64_PREFIX.length), 'base64'))).toBe(true);
+            expect(
+              file.startsWith(`x-ipe-docs/ideas/${input.idea_folder}/uiux-references/screenshots/`),
+            ).toBe(true);
+            shots[kind] = `screenshots/${path.basename(file)}`;
+          }
+        }
+        expect(written).toEqual([]);
+        expect(saved).toEqual(expected);
+
+        // The merged view parses and holds this (latest) session's items exactly.
+        const merged = MergedReferenceData.parse(
+          JSON.parse(fs.readFileSync(path.join(ws.workspace, result.reference_data_path), 'utf8')),
+        );
+        expect(merged.sessions.map((s) => s.file)).toContain(`sessions/${result.session_file}`);
+        expect(merged.source_urls).toContain(input.source_url);
+        for (const key of ['colors', 'elements'] as const) {
+          for (const item of (saved[key] ?? []) as JsonObject[]) {
+            expect(merged[key].find((m) => m.id === item.id)).toEqual(item);
+          }
+        }
+        const tokens = saved.design_tokens as JsonObject | undefined;
+        if (tokens !== undefined && Object.keys(tokens).length > 0)
+          expect(merged.design_tokens).toEqual(tokens);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  });
+});
+
+describe('a __proto__ key in reference data', () => {
+  it('is dropped, never becomes a prototype, and cannot smuggle in an unvalidated section', async () => {
+    const idea = IDEAS[0] as string;
+    const head = `"version":"1.0","source_url":"https://a.test/","timestamp":"2025-01-01T00:00:00Z","idea_folder":${JSON.stringify(idea)}`;
+    const smuggled =
+      '"__proto__":{"elements":[{"id":"../../evil","screenshots":{"thumbnail":"x"}}],"colors":[{"id":"bad","hex":"blue"}]}';
+    const before = hashTree(ws.root);
+    const onlySmuggled = await failureOf(
+      saveReference({ workspace: ws.workspace, data: JSON.parse(`{${head},${smuggled}}`) }),
+    );
+    expect(onlySmuggled.code).toBe('VALIDATION_ERROR');
+    expect(hashTree(ws.root)).toEqual(before);
+
+    const data = JSON.parse(`{${head},"design_tokens":{"a":1,"__proto__":{"b":2}},${smuggled}}`) as unknown;
+    const result = await saveReference({ workspace: ws.workspace, data });
+    const session = JSON.parse(
+      fs.readFileSync(path.join(ws.workspace, result.session_path), 'utf8'),
+    ) as JsonObject;
+    expect(Object.keys(session).sort()).toEqual(
+      [
+        'version',
+        'source_url',
+        'timestamp',
+        'idea_folder',
+        'design_tokens',
+        'session_number',
+        'saved_at',
+      ].sort(),
+    );
+    expect(session.design_tokens).toEqual({ a: 1 });
+    const merged = JSON.parse(
+      fs.readFileSync(path.join(ws.workspace, result.reference_data_path), 'utf8'),
+    ) as JsonObject;
+    expect(JSON.stringify(merged)).not.toContain('evil');
+    expect(({} as Record<string, unknown>).elements).toBeUndefined(); // no global pollution either
+  });
+});
+
+/** A way to break valid data, and the field the error must name. */
+interface Mutation {
+  name: string;
+  field: string;
+  apply(data: JsonObject): void;
+}
+
+const firstColor = (d: JsonObject): JsonObject => {
+  if (!Array.isArray(d.colors) || d.colors.length === 0) d.colors = [{ id: 'color-001', hex: '#000' }];
+  return (d.colors as JsonObject[])[0] as JsonObject;
+};
+const firstElement = (d: JsonObject): JsonObject => {
+  if (!Array.isArray(d.elements) || d.elements.length === 0) d.elements = [{ id: 'elem-001', selector: 'x' }];
+  return (d.elements as JsonObject[])[0] as JsonObject;
+};
+const png = makePng(3, 3, 7).toString('base64');
+
+const MUTATIONS: Mutation[] = [
+  { name: 'version 2.0', field: 'version', apply: (d) => void (d.version = '2.0') },
+  { name: 'version number', field: 'version', apply: (d) => void (d.version = 1) },
+  { name: 'no version', field: 'version', apply: (d) => void delete d.version },
+  { name: 'relative source_url', field: 'source_url', apply: (d) => void (d.source_url = '/pricing') },
+  { name: 'source_url not a url', field: 'source_url', apply: (d) => void (d.source_url = 'not a url') },
+  { name: 'no source_url', field: 'source_url', apply: (d) => void delete d.source_url },
+  { name: 'timestamp words', field: 'timestamp', apply: (d) => void (d.timestamp = 'yesterday') },
+  {
+    name: 'timestamp month 13',
+    field: 'timestamp',
+    apply: (d) => void (d.timestamp = '2025-13-01T00:00:00Z'),
+  },
+  { name: 'timestamp no zone', field: 'timestamp', apply: (d) => void (d.timestamp = '2025-01-01 10:00') },
+  { name: 'idea_folder ..', field: 'idea_folder', apply: (d) => void (d.idea_folder = '..') },
+  { name: 'idea_folder with /', field: 'idea_folder', apply: (d) => void (d.idea_folder = 'a/../../x') },
+  { name: 'idea_folder empty', field: 'idea_folder', apply: (d) => void (d.idea_folder = '') },
+  { name: 'idea_folder number', field: 'idea_folder', apply: (d) => void (d.idea_folder = 18) },
+  { name: 'auth_url relative', field: 'auth_url', apply: (d) => void (d.auth_url = 'login') },
+  { name: 'session_id object', field: 'session_id', apply: (d) => void (d.session_id = { n: 1 }) },
+  { name: 'colors not array', field: 'colors', apply: (d) => void (d.colors = { id: 'color-001' }) },
+  { name: 'color hex word', field: 'colors.0.hex', apply: (d) => void (firstColor(d).hex = 'blue') },
+  { name: 'color id', field: 'colors.0.id', apply: (d) => void (firstColor(d).id = 'c1') },
+  { name: 'color rgb > 255', field: 'colors.0.rgb', apply: (d) => void (firstColor(d).rgb = '300, 0, 0') },
+  {
+    name: 'color hsl > 100%',
+    field: 'colors.0.hsl',
+    apply: (d) => void (firstColor(d).hsl = '10, 101%, 5%'),
+  },
+  { name: 'element id', field: 'elements.0.id', apply: (d) => void (firstElement(d).id = 'element-1') },
+  {
+    name: 'element selector empty',
+    field: 'elements.0.selector',
+    apply: (d) => void (firstElement(d).selector = ''),
+  },
+  {
+    name: 'negative width',
+    field: 'elements.0.bounding_box.width',
+    apply: (d) => void (firstElement(d).bounding_box = { x: 0, y: 0, width: -1, height: 1 }),
+  },
+  {
+    name: 'screenshot kind unknown',
+    field: 'elements.0.screenshots',
+    apply: (d) => void (firstElement(d).screenshots = { thumbnail: `base64:${png}` }),
+  },
+  {
+    name: 'screenshot base64 not a png',
+    field: 'elements.0.screenshots.full_page',
+    apply: (d) =>
+      void (firstElement(d).screenshots = {
+        full_page: `base64:${Buffer.from('GIF89a'.repeat(20)).toString('base64')}`,
+      }),
+  },
+  {
+    name: 'screenshot base64 with junk after a valid head',
+    field: 'elements.0.screenshots.element_crop',
+    apply: (d) =>
+      void (firstElement(d).screenshots = { element_crop: `base64:${png.slice(0, 60)}!!${png.slice(60)}` }),
+  },
+  {
+    name: 'screenshot base64 truncated mid-quad',
+    field: 'elements.0.screenshots.full_page',
+    apply: (d) => void (firstElement(d).screenshots = { full_page: `base64:${png.slice(0, -1)}` }),
+  },
+  {
+    name: 'every section empty',
+    field: '(root)',
+    apply: (d) => {
+      d.colors = [];
+      d.elements = [];
+      d.design_tokens = {};
+    },
+  },
+];
+
+describe('invalid reference data', () => {
+  it('is refused with VALIDATION_ERROR naming the field, and nothing on disk changes', async () => {
+    await fc.assert(
+      fc.asyncProperty(validData(IDEAS), fc.constantFrom(...MUTATIONS), async (base, mutation) => {
+        const data = asWire(base);
+        mutation.apply(data);
+        const before = hashTree(ws.root);
+        const err = await failureOf(saveReference({ workspace: ws.workspace, data }));
+        expect(err.code, mutation.name).toBe('VALIDATION_ERROR');
+        const fields = issueFields(err);
+        expect(
+          fields.some((f) => f === mutation.field || f.startsWith(`${mutation.field}.`)),
+          `${mutation.name}: fields ${JSON.stringify(fields)} / ${err.message}`,
+        ).toBe(true);
+        expect(err.message.length).toBeGreaterThan(0);
+        expect(hashTree(ws.root), mutation.name).toEqual(before);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  });
+});
+
+// ── hostile idea_folder ───────────────────────────────────────────────────────────────────────
+
+const HOSTILE_PARTS = [
+  '..',
+  '.',
+  '/',
+  '\\',
+  '\0',
+  '\u2215', // division slash
+  '\uff0f', // fullwidth solidus
+  '\uff3c', // fullwidth reverse solidus
+  '\u2024\u2024', // one-dot leaders
+  '\uff0e\uff0e', // fullwidth full stops
+  '%2e%2e',
+  '%2f',
+  'C:',
+  'c:\\',
+  '\\\\?\\',
+  ' ',
+  '\t',
+  '\n',
+  '\u202e', // right-to-left override
+  '\u200b', // zero-width space
+  '\ud800', // lone surrogate
+  'x-ipe-docs',
+  'ideas',
+  'uiux-references',
+  'outside',
+  'a'.repeat(120),
+  '018. Feature-UIUX Reference',
+];
+
+/** Valid-but-odd names created as real idea folders, so a save into them succeeds. */
+const ODD_IDEAS = ['a\u2215b', '\uff0e\uff0e', '\u2024\u2024', '..a', 'a..', '\u202eevil', '%2e%2e%2f'];
+
+describe('hostile idea_folder values', () => {
+  it('never write outside <ws>/x-ipe-docs/ideas/<idea>/uiux-references/', async () => {
+    for (const idea of ODD_IDEAS) fs.mkdirSync(path.join(ws.ideasDir, idea), { recursive: true });
+    const hostileName = fc.oneof(
+      fc
+        .array(fc.constantFrom(...HOSTILE_PARTS), { minLength: 1, maxLength: 6 })
+        .map((parts) => parts.join('')),
+      fc.constantFrom(...ODD_IDEAS),
+      fc.string({ minLength: 250, maxLength: 300 }),
+    );
+    const outcomes = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(validData(IDEAS), hostileName, async (base, idea) => {
+        const data = { ...asWire(base), idea_folder: idea };
+        const before = hashTree(ws.root);
+        let ok = false;
+        try {
+          await saveReference({ workspace: ws.workspace, data });
+          ok = true;
+        } catch (err) {
+          if (!(err instanceof XipeError)) throw err;
+          expect(['VALIDATION_ERROR', 'IDEA_NOT_FOUND'], `${JSON.stringify(idea)}: ${err.message}`).toContain(
+            err.code,
+          );
+          if (err.code === 'VALIDATION_ERROR') expect(issueFields(err).join(' ')).toContain('idea_folder');
+          if (err.code === 'IDEA_NOT_FOUND') expect(err.message).toBe(`Idea folder not found: ${idea}`);
+        }
+        const code = ok ? 'saved' : 'refused';
+        outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
+        const diff = changed(before, hashTree(ws.root));
+        if (!ok) {
+          expect(diff, JSON.stringify(idea)).toEqual([]);
+          return;
+        }
+        expect(ideaFolderProblem(idea)).toBeNull();
+        expect(fs.statSync(path.join(ws.ideasDir, idea)).isDirectory()).toBe(true);
+        const allowed = path.join('ws', 'x-ipe-docs', 'ideas', idea, 'uiux-references');
+        for (const line of diff) {
+          const rel = line.split('\t')[1] ?? '';
+          expect(
+            rel === allowed || rel.startsWith(`${allowed}/`),
+            `${JSON.stringify(idea)} wrote ${rel}`,
+          ).toBe(true);
+        }
+        expect(diff.length).toBeGreaterThan(0);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+    // The property must have exercised both sides.
+    expect(outcomes.get('saved') ?? 0).toBeGreaterThan(0);
+    expect(outcomes.get('refused') ?? 0).toBeGreaterThan(0);
+  });
+});
