@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DTCG_FILE } from '../../../shared/src/design-tokens.js';
 import { SaveResult } from '../../../shared/src/reference-data.js';
 import {
   b64,
@@ -282,6 +283,23 @@ describe('saveReference', () => {
       details: expect.objectContaining({ path: mergedFile }),
     });
     expect(snapshotTree(ws.root)).toEqual(before);
+  });
+
+  it('rolls the merged view back when the step after it fails', async () => {
+    await save(referenceData());
+    const mergedFile = path.join(ws.refsDir(), 'reference-data.json');
+    const mergedBefore = readJson(mergedFile) as { sessions: unknown[] };
+    // The design-tokens file is written after the merged view: a folder in its place makes it fail.
+    const tokens = path.join(ws.refsDir(), DTCG_FILE);
+    fs.rmSync(tokens, { force: true });
+    fs.mkdirSync(path.join(tokens, 'keep'), { recursive: true });
+    await expect(save(referenceData())).rejects.toMatchObject({
+      code: 'WRITE_ERROR',
+      details: { path: tokens },
+    });
+    expect(sessionFiles(ws.refsDir())).toEqual(['ref-session-001.json']);
+    const mergedAfter = readJson(mergedFile) as { sessions: unknown[] };
+    expect(mergedAfter.sessions).toEqual(mergedBefore.sessions);
   });
 
   it('serialises saves from one process: 20 parallel saves give 001–020', async () => {

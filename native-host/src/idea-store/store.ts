@@ -85,33 +85,21 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
         throw toWriteError(targetOf(err) ?? dirs.screenshotsDir, err);
       });
       const written = [...shots.files];
+      let others: SessionRecord[] = [];
+      let mergedTouched = false;
       try {
         if (shots.files.length > 0) await fsyncDir(dirs.screenshotsDir);
         const { number, name, file, record } = await writeSession(dirs.sessionsDir, sessionNames, shots.data);
         written.push(file);
         await sessionCache.add(file, record).catch(() => undefined);
 
-        const others = await sessionCache.load(
+        others = await sessionCache.load(
           dirs.sessionsDir,
           sessionNames.filter((n) => n !== name),
           (skipped, reason) => logger?.warn('session left out of the merged view', { file: skipped, reason }),
         );
-        const merged = mergeSessions(data.idea_folder, [...others, record], new Date());
-        const mergedFile = path.join(dirs.refsDir, MERGED_FILE);
-        await writeFileAtomic(mergedFile, `${JSON.stringify(merged, null, 2)}\n`, { overwrite: true }).catch(
-          (err: unknown) => {
-            throw toWriteError(mergedFile, err);
-          },
-        );
-        // The merged design tokens also as a W3C Design Tokens (DTCG 2025.10) file beside it.
-        if (Object.keys(merged.design_tokens).length > 0) {
-          const tokensFile = path.join(dirs.refsDir, DTCG_FILE);
-          await writeFileAtomic(tokensFile, `${JSON.stringify(toDtcg(merged.design_tokens), null, 2)}\n`, {
-            overwrite: true,
-          }).catch((err: unknown) => {
-            throw toWriteError(tokensFile, err);
-          });
-        }
+        mergedTouched = true;
+        await writeMergedViews(dirs.refsDir, data.idea_folder, [...others, record]);
         return {
           status: 'success',
           session_file: name,
@@ -135,11 +123,48 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
         } satisfies SaveResult;
       } catch (err) {
         await removeFiles(written);
+        // The merged views may already list this save: rebuild them from the sessions left.
+        if (mergedTouched) {
+          await writeMergedViews(dirs.refsDir, data.idea_folder, others).catch((rollbackErr: unknown) =>
+            logger?.warn('could not roll back the merged view', { error: String(rollbackErr) }),
+          );
+        }
         throw err;
       }
     },
     lockOptions,
   );
+}
+
+/**
+ * Writes `reference-data.json` and, when there are design tokens, the DTCG tokens file beside it.
+ * With no sessions left (a rolled-back first save) both are removed.
+ */
+async function writeMergedViews(
+  refsDir: string,
+  ideaFolder: string,
+  records: SessionRecord[],
+): Promise<void> {
+  const mergedFile = path.join(refsDir, MERGED_FILE);
+  const tokensFile = path.join(refsDir, DTCG_FILE);
+  if (records.length === 0) {
+    await removeFiles([mergedFile, tokensFile]);
+    return;
+  }
+  const merged = mergeSessions(ideaFolder, records, new Date());
+  await writeFileAtomic(mergedFile, `${JSON.stringify(merged, null, 2)}\n`, { overwrite: true }).catch(
+    (err: unknown) => {
+      throw toWriteError(mergedFile, err);
+    },
+  );
+  // The merged design tokens also as a W3C Design Tokens (DTCG 2025.10) file beside it.
+  if (Object.keys(merged.design_tokens).length > 0) {
+    await writeFileAtomic(tokensFile, `${JSON.stringify(toDtcg(merged.design_tokens), null, 2)}\n`, {
+      overwrite: true,
+    }).catch((err: unknown) => {
+      throw toWriteError(tokensFile, err);
+    });
+  }
 }
 
 function targetOf(err: unknown): string | undefined {
