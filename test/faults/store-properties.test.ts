@@ -25,7 +25,7 @@ import { hashTree } from '../helpers/fault-host.js';
 import { makePng, makeWorkspace, type TempWorkspace } from '../helpers/store-fixtures.js';
 
 const SEED = 0x5a7e;
-const RUNS = Number(process.env.XIPE_STORE_PROPERTY_RUNS ?? 60);
+const RUNS = Number(process.env.XIPE_STORE_PROPERTY_RUNS ?? 40);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -290,96 +290,94 @@ describe('a __proto__ key in reference data', () => {
   });
 });
 
-/** A way to break valid data, and the field the error must name. */
+/** A way to break valid data: set (or delete, with `undefined`) the value at `at`; `field` must be named. */
 interface Mutation {
   name: string;
   field: string;
-  apply(data: JsonObject): void;
+  at: Array<string | number>;
+  value: Json | undefined;
 }
 
-const firstColor = (d: JsonObject): JsonObject => {
-  if (!Array.isArray(d.colors) || d.colors.length === 0) d.colors = [{ id: 'color-001', hex: '#000' }];
-  return (d.colors as JsonObject[])[0] as JsonObject;
+const DEFAULT_ITEM: Record<string, JsonObject> = {
+  colors: { id: 'color-001', hex: '#000' },
+  elements: { id: 'elem-001', selector: 'x' },
 };
-const firstElement = (d: JsonObject): JsonObject => {
-  if (!Array.isArray(d.elements) || d.elements.length === 0) d.elements = [{ id: 'elem-001', selector: 'x' }];
-  return (d.elements as JsonObject[])[0] as JsonObject;
-};
+
+/** Applies a mutation (paths are `[key]` or `[section, 0, key]`), creating the first item if needed. */
+function mutate(data: JsonObject, { at, value }: Mutation): void {
+  let target = data;
+  let key = String(at[0]);
+  if (at.length === 3) {
+    const current = data[key];
+    const list: Json[] = Array.isArray(current) && current.length > 0 ? current : [{ ...DEFAULT_ITEM[key] }];
+    data[key] = list;
+    target = list[0] as JsonObject;
+    key = String(at[2]);
+  }
+  if (value === undefined) delete target[key];
+  else target[key] = value;
+}
+
 const png = makePng(3, 3, 7).toString('base64');
+const m = (name: string, field: string, at: Array<string | number>, value: Json | undefined): Mutation => ({
+  name,
+  field,
+  at,
+  value,
+});
 
 const MUTATIONS: Mutation[] = [
-  { name: 'version 2.0', field: 'version', apply: (d) => void (d.version = '2.0') },
-  { name: 'version number', field: 'version', apply: (d) => void (d.version = 1) },
-  { name: 'no version', field: 'version', apply: (d) => void delete d.version },
-  { name: 'relative source_url', field: 'source_url', apply: (d) => void (d.source_url = '/pricing') },
-  { name: 'source_url not a url', field: 'source_url', apply: (d) => void (d.source_url = 'not a url') },
-  { name: 'no source_url', field: 'source_url', apply: (d) => void delete d.source_url },
-  { name: 'timestamp words', field: 'timestamp', apply: (d) => void (d.timestamp = 'yesterday') },
-  {
-    name: 'timestamp month 13',
-    field: 'timestamp',
-    apply: (d) => void (d.timestamp = '2025-13-01T00:00:00Z'),
-  },
-  { name: 'timestamp no zone', field: 'timestamp', apply: (d) => void (d.timestamp = '2025-01-01 10:00') },
-  { name: 'idea_folder ..', field: 'idea_folder', apply: (d) => void (d.idea_folder = '..') },
-  { name: 'idea_folder with /', field: 'idea_folder', apply: (d) => void (d.idea_folder = 'a/../../x') },
-  { name: 'idea_folder empty', field: 'idea_folder', apply: (d) => void (d.idea_folder = '') },
-  { name: 'idea_folder number', field: 'idea_folder', apply: (d) => void (d.idea_folder = 18) },
-  { name: 'auth_url relative', field: 'auth_url', apply: (d) => void (d.auth_url = 'login') },
-  { name: 'session_id object', field: 'session_id', apply: (d) => void (d.session_id = { n: 1 }) },
-  { name: 'colors not array', field: 'colors', apply: (d) => void (d.colors = { id: 'color-001' }) },
-  { name: 'color hex word', field: 'colors.0.hex', apply: (d) => void (firstColor(d).hex = 'blue') },
-  { name: 'color id', field: 'colors.0.id', apply: (d) => void (firstColor(d).id = 'c1') },
-  { name: 'color rgb > 255', field: 'colors.0.rgb', apply: (d) => void (firstColor(d).rgb = '300, 0, 0') },
-  {
-    name: 'color hsl > 100%',
-    field: 'colors.0.hsl',
-    apply: (d) => void (firstColor(d).hsl = '10, 101%, 5%'),
-  },
-  { name: 'element id', field: 'elements.0.id', apply: (d) => void (firstElement(d).id = 'element-1') },
-  {
-    name: 'element selector empty',
-    field: 'elements.0.selector',
-    apply: (d) => void (firstElement(d).selector = ''),
-  },
-  {
-    name: 'negative width',
-    field: 'elements.0.bounding_box.width',
-    apply: (d) => void (firstElement(d).bounding_box = { x: 0, y: 0, width: -1, height: 1 }),
-  },
-  {
-    name: 'screenshot kind unknown',
-    field: 'elements.0.screenshots',
-    apply: (d) => void (firstElement(d).screenshots = { thumbnail: `base64:${png}` }),
-  },
-  {
-    name: 'screenshot base64 not a png',
-    field: 'elements.0.screenshots.full_page',
-    apply: (d) =>
-      void (firstElement(d).screenshots = {
-        full_page: `base64:${Buffer.from('GIF89a'.repeat(20)).toString('base64')}`,
-      }),
-  },
-  {
-    name: 'screenshot base64 with junk after a valid head',
-    field: 'elements.0.screenshots.element_crop',
-    apply: (d) =>
-      void (firstElement(d).screenshots = { element_crop: `base64:${png.slice(0, 60)}!!${png.slice(60)}` }),
-  },
-  {
-    name: 'screenshot base64 truncated mid-quad',
-    field: 'elements.0.screenshots.full_page',
-    apply: (d) => void (firstElement(d).screenshots = { full_page: `base64:${png.slice(0, -1)}` }),
-  },
-  {
-    name: 'every section empty',
-    field: '(root)',
-    apply: (d) => {
-      d.colors = [];
-      d.elements = [];
-      d.design_tokens = {};
+  m('version 2.0', 'version', ['version'], '2.0'),
+  m('version number', 'version', ['version'], 1),
+  m('no version', 'version', ['version'], undefined),
+  m('relative source_url', 'source_url', ['source_url'], '/pricing'),
+  m('source_url not a url', 'source_url', ['source_url'], 'not a url'),
+  m('no source_url', 'source_url', ['source_url'], undefined),
+  m('timestamp words', 'timestamp', ['timestamp'], 'yesterday'),
+  m('timestamp month 13', 'timestamp', ['timestamp'], '2025-13-01T00:00:00Z'),
+  m('timestamp no zone', 'timestamp', ['timestamp'], '2025-01-01 10:00'),
+  m('idea_folder ..', 'idea_folder', ['idea_folder'], '..'),
+  m('idea_folder with /', 'idea_folder', ['idea_folder'], 'a/../../x'),
+  m('idea_folder empty', 'idea_folder', ['idea_folder'], ''),
+  m('idea_folder number', 'idea_folder', ['idea_folder'], 18),
+  m('auth_url relative', 'auth_url', ['auth_url'], 'login'),
+  m('session_id object', 'session_id', ['session_id'], { n: 1 }),
+  m('colors not array', 'colors', ['colors'], { id: 'color-001' }),
+  m('color hex word', 'colors.0.hex', ['colors', 0, 'hex'], 'blue'),
+  m('color id', 'colors.0.id', ['colors', 0, 'id'], 'c1'),
+  m('color rgb > 255', 'colors.0.rgb', ['colors', 0, 'rgb'], '300, 0, 0'),
+  m('color hsl > 100%', 'colors.0.hsl', ['colors', 0, 'hsl'], '10, 101%, 5%'),
+  m('element id', 'elements.0.id', ['elements', 0, 'id'], 'element-1'),
+  m('element selector empty', 'elements.0.selector', ['elements', 0, 'selector'], ''),
+  m('negative width', 'elements.0.bounding_box.width', ['elements', 0, 'bounding_box'], {
+    x: 0,
+    y: 0,
+    width: -1,
+    height: 1,
+  }),
+  m('screenshot kind unknown', 'elements.0.screenshots', ['elements', 0, 'screenshots'], {
+    thumbnail: `base64:${png}`,
+  }),
+  m('screenshot base64 not a png', 'elements.0.screenshots.full_page', ['elements', 0, 'screenshots'], {
+    full_page: `base64:${Buffer.from('GIF89a'.repeat(20)).toString('base64')}`,
+  }),
+  m(
+    'screenshot base64 with junk after a valid head',
+    'elements.0.screenshots.element_crop',
+    ['elements', 0, 'screenshots'],
+    {
+      element_crop: `base64:${png.slice(0, 60)}!!${png.slice(60)}`,
     },
-  },
+  ),
+  m(
+    'screenshot base64 truncated mid-quad',
+    'elements.0.screenshots.full_page',
+    ['elements', 0, 'screenshots'],
+    {
+      full_page: `base64:${png.slice(0, -1)}`,
+    },
+  ),
+  m('every section empty (colors)', '(root)', ['colors'], []),
 ];
 
 describe('invalid reference data', () => {
@@ -387,7 +385,11 @@ describe('invalid reference data', () => {
     await fc.assert(
       fc.asyncProperty(validData(IDEAS), fc.constantFrom(...MUTATIONS), async (base, mutation) => {
         const data = asWire(base);
-        mutation.apply(data);
+        mutate(data, mutation);
+        if (mutation.name.startsWith('every section empty')) {
+          data.elements = [];
+          data.design_tokens = {};
+        }
         const before = hashTree(ws.root);
         const err = await failureOf(saveReference({ workspace: ws.workspace, data }));
         expect(err.code, mutation.name).toBe('VALIDATION_ERROR');
