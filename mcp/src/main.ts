@@ -1,51 +1,92 @@
 import path from 'node:path';
 import { BRIDGE_MAX_FRAME_BYTES } from '../../shared/src/constants.js';
-import { createLogger } from '../../shared/src/node/logger.js';
-import { logsDir, xipeHome } from '../../shared/src/node/paths.js';
+import { type Config, loadConfig } from '../../shared/src/node/config.js';
+import { createLogger, type Logger } from '../../shared/src/node/logger.js';
+import { logsDir, tokenPath, xipeHome } from '../../shared/src/node/paths.js';
+import { ensureToken } from '../../shared/src/node/token.js';
+import { auditLogPath, createAuditLog } from './audit-log.js';
 import { createBridgeClient } from './bridge-client.js';
+import { startHttpServer } from './http-transport.js';
+import { watchIdeas } from './resources/ideas-watcher.js';
 import { StdioServerTransport } from './sdk.js';
-import { createServer } from './server.js';
+import { createServer, type ServerDeps } from './server.js';
+import { timeoutSettings } from './timeouts.js';
 
-const USAGE = 'Usage: x-ipe-uiux mcp [--workspace DIR]\n';
+const USAGE = 'Usage: x-ipe-uiux mcp [--workspace DIR] [--http PORT]\n';
 
-/** Parses `[--workspace DIR]`; the workspace defaults to the cwd and is made absolute. */
-export function parseMcpArgs(argv: string[], cwd = process.cwd()): { workspace: string } {
+export interface McpArgs {
+  workspace: string;
+  /** Serve Streamable HTTP on 127.0.0.1:PORT (0 = any free port) instead of stdio. */
+  http?: number;
+}
+
+/** Parses `[--workspace DIR] [--http PORT]`; the workspace defaults to the cwd and is made absolute. */
+export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
   let workspace = cwd;
+  let http: number | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     if (arg === '--workspace' || arg.startsWith('--workspace=')) {
       const value = arg === '--workspace' ? argv[++i] : arg.slice('--workspace='.length);
       if (value === undefined || value === '') throw new Error('--workspace needs a directory');
       workspace = value;
+    } else if (arg === '--http' || arg.startsWith('--http=')) {
+      const value = arg === '--http' ? argv[++i] : arg.slice('--http='.length);
+      const port = Number(value);
+      if (value === undefined || !/^\d+$/.test(value) || port > 65_535) {
+        throw new Error('--http needs a port number (0-65535; 0 picks a free one)');
+      }
+      http = port;
     } else {
       throw new Error(`unknown argument '${arg}'`);
     }
   }
-  return { workspace: path.resolve(cwd, workspace) };
+  return { workspace: path.resolve(cwd, workspace), ...(http !== undefined ? { http } : {}) };
 }
 
 /**
  * `x-ipe-uiux mcp`: wiring only. stdout carries JSON-RPC and nothing else; logs go to stderr and
- * <home>/logs/mcp.log. Resolves (exit 0) when stdin closes or on SIGTERM/SIGINT.
+ * <home>/logs/mcp.log, one audit line per tool call to <home>/logs/audit.log. Over stdio it
+ * resolves (exit 0) when stdin closes or on SIGTERM/SIGINT; over HTTP on SIGTERM/SIGINT.
  */
 export async function runMcp(argv: string[]): Promise<number> {
-  let workspace: string;
+  let args: McpArgs;
   try {
-    ({ workspace } = parseMcpArgs(argv));
+    args = parseMcpArgs(argv);
   } catch (err) {
     process.stderr.write(`x-ipe-uiux mcp: ${(err as Error).message}\n${USAGE}`);
     return 2;
   }
+  const { workspace } = args;
   const home = xipeHome();
   const logger = createLogger({ component: 'mcp', file: path.join(logsDir(home), 'mcp.log') });
+  const timeouts = timeoutSettings(readConfig(home, logger));
+  for (const problem of timeouts.problems) logger.warn('timeout setting ignored', { problem });
+  const audit = createAuditLog({
+    file: auditLogPath(home),
+    onError: (err) => logger.warn('audit log unavailable', { file: auditLogPath(home), error: err.message }),
+  });
   const bridge = createBridgeClient({ home, workspace, logger });
-  const server = createServer({ bridge, workspace, logger });
+  const watcher = watchIdeas({ workspace, logger });
+  const deps: ServerDeps = { bridge, workspace, logger, audit, timeouts, resourceChanges: watcher };
+  try {
+    return args.http !== undefined
+      ? await serveHttp(args.http, home, deps)
+      : await serveStdio(deps, { workspace, home });
+  } finally {
+    watcher.close();
+    await bridge.close();
+  }
+}
+
+async function serveStdio(deps: ServerDeps, info: { workspace: string; home: string }): Promise<number> {
+  const { logger } = deps;
+  const server = createServer(deps);
   // The SDK's default 10 MiB read cap would close the session on a larger save_uiux_reference call
   // instead of letting the tool answer PAYLOAD_TOO_LARGE; the bridge frame cap bounds memory instead.
   const transport = new StdioServerTransport(process.stdin, process.stdout, {
     maxBufferSize: BRIDGE_MAX_FRAME_BYTES,
   });
-
   const done = new Promise<string>((resolve) => {
     transport.onclose = () => resolve('transport closed');
     process.stdin.once('end', () => resolve('stdin closed'));
@@ -56,12 +97,56 @@ export async function runMcp(argv: string[]): Promise<number> {
     process.stdout.on('error', () => resolve('stdout closed'));
   });
   await server.connect(transport);
-  logger.info('mcp server started', { workspace, home, pid: process.pid });
+  logger.info('mcp server started', { ...info, transport: 'stdio', pid: process.pid });
   const reason = await done;
   logger.info('mcp server stopping', { reason });
-  await bridge.close();
   await server.close().catch(() => {});
   // Let the process exit even if the client left stdin open (SIGTERM case).
   process.stdin.destroy();
   return 0;
+}
+
+async function serveHttp(port: number, home: string, deps: ServerDeps): Promise<number> {
+  const { logger } = deps;
+  let token: string;
+  try {
+    token = ensureToken(home); // the same secret the bridge uses; install would create it too
+  } catch (err) {
+    process.stderr.write(`x-ipe-uiux mcp: cannot read or create ${tokenPath(home)}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  let handle: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    handle = await startHttpServer({
+      port,
+      token,
+      logger,
+      createSession: () => createServer(deps),
+      maxBodyBytes: BRIDGE_MAX_FRAME_BYTES,
+    });
+  } catch (err) {
+    process.stderr.write(`x-ipe-uiux mcp: cannot listen on 127.0.0.1:${port}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  process.stderr.write(
+    `x-ipe-uiux mcp: listening on ${handle.url} (send "Authorization: Bearer <contents of ${tokenPath(home)}>")\n`,
+  );
+  logger.info('mcp server started', { workspace: deps.workspace, home, transport: 'http', url: handle.url });
+  const reason = await new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  logger.info('mcp server stopping', { reason });
+  await handle.close();
+  return 0;
+}
+
+/** The config, or null (defaults) when it is unreadable: a broken config.json must not stop the server. */
+function readConfig(home: string, logger: Logger): Config | null {
+  try {
+    return loadConfig(home);
+  } catch (err) {
+    logger.warn('config unreadable, using defaults', { error: (err as Error).message });
+    return null;
+  }
 }

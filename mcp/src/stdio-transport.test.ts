@@ -1,0 +1,62 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { LinearStdioServerTransport, LineSplitter } from './stdio-transport.js';
+
+describe('LineSplitter', () => {
+  it('yields every line of merged chunks and keeps a partial tail', () => {
+    const s = new LineSplitter(1024);
+    expect(s.push(Buffer.from('{"a":1}\n{"b":2}\r\n{"c"'))).toEqual(['{"a":1}', '{"b":2}']);
+    expect(s.push(Buffer.from(':3}'))).toEqual([]);
+    expect(s.push(Buffer.from('\n'))).toEqual(['{"c":3}']);
+  });
+
+  it('reassembles a line split at every byte, including multi-byte characters', () => {
+    const text = '{"t":"héllo ✓ 😀"}\n';
+    const bytes = Buffer.from(text);
+    const s = new LineSplitter(1024);
+    const out: string[] = [];
+    for (const byte of bytes) out.push(...s.push(Buffer.from([byte])));
+    expect(out).toEqual([text.trimEnd()]);
+  });
+
+  it('refuses a line over the cap and recovers on the next line', () => {
+    const s = new LineSplitter(8);
+    expect(() => s.push(Buffer.from('0123456789'))).toThrow(/exceeds 8 bytes/);
+    expect(s.push(Buffer.from('{}\n'))).toEqual(['{}']);
+  });
+
+  it('handles a 10 MiB line delivered in 64 KiB chunks', () => {
+    const line = `{"x":"${'y'.repeat(10 * 1024 * 1024)}"}\n`;
+    const bytes = Buffer.from(line);
+    const s = new LineSplitter(64 * 1024 * 1024);
+    const out: string[] = [];
+    for (let i = 0; i < bytes.length; i += 65536) out.push(...s.push(bytes.subarray(i, i + 65536)));
+    expect(out).toHaveLength(1);
+    expect(out[0]?.length).toBe(line.length - 1);
+  });
+});
+
+describe('LinearStdioServerTransport', () => {
+  it('parses JSON-RPC messages, reports garbage as errors and writes one line per message', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const t = new LinearStdioServerTransport(stdin, stdout, { maxMessageBytes: 1024 });
+    const messages: unknown[] = [];
+    const errors: Error[] = [];
+    t.onmessage = (m) => messages.push(m);
+    t.onerror = (e) => errors.push(e);
+    await t.start();
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\nnot json\n');
+    await new Promise((r) => setImmediate(r));
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
+    expect(errors).toHaveLength(1);
+    await t.send({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(stdout.read()?.toString()).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    let closed = false;
+    t.onclose = () => {
+      closed = true;
+    };
+    await t.close();
+    expect(closed).toBe(true);
+  });
+});
