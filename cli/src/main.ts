@@ -14,10 +14,12 @@ Commands:
   init [--client claude|copilot|opencode|all] [--workspace DIR]
                                                Register the MCP server with coding agents
   doctor [--json] [--workspace DIR]            Check every link and say how to fix what is broken
-  mcp [--workspace DIR]                        The MCP stdio server (started by agents)
+  mcp [--workspace DIR] [--http PORT]          The MCP server: stdio (started by agents), or
+                                               Streamable HTTP on 127.0.0.1:PORT with the bearer token
   host                                         The native-messaging host (started by the browser)
 
-Environment: XIPE_UIUX_HOME (per-user state), CHROME_PATH (browser), XIPE_UIUX_LOG_LEVEL.
+Environment: XIPE_UIUX_HOME (per-user state), CHROME_PATH (browser), XIPE_UIUX_LOG_LEVEL,
+  XIPE_UIUX_TOOL_TIMEOUT_MS (MCP tool time limit, default 30000).
 `;
 
 export async function main(argv: string[]): Promise<number> {

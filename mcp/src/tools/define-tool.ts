@@ -33,6 +33,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   /** Validated by the server before the handler runs (invalid → VALIDATION_ERROR naming the field). */
   readonly inputSchema: S;
   readonly annotations?: ToolAnnotations;
+  /**
+   * How long a call may need when it has no `timeout_ms` argument of its own (e.g. a save waiting
+   * for the idea lock); the server's default limit (30 s, configurable) never cuts it shorter.
+   */
+  readonly timeoutMs?: number;
   // Method syntax on purpose: lets tools with different schemas share one registry array.
   handler(args: z.output<S>, ctx: ToolContext): Promise<Record<string, unknown>>;
 }
@@ -43,6 +48,7 @@ export interface ToolSpec<S extends z.ZodObject> {
   /** A zod object (use `z.strictObject` to refuse unknown arguments) or a raw shape. */
   inputSchema: S;
   annotations?: ToolAnnotations;
+  timeoutMs?: number;
   handler(args: z.output<S>, ctx: ToolContext): Promise<Record<string, unknown>>;
 }
 

@@ -22,6 +22,8 @@ export const saveUiuxReferenceTool = defineTool({
     'the paths written; the merged view is reference-data.json.',
   inputSchema: ReferenceData,
   annotations: { title: 'Save UI/UX reference data', destructiveHint: false, idempotentHint: false },
+  // The server's outer limit must leave the save its own wait for the idea lock.
+  timeoutMs: SAVE_TIMEOUT_MS + 5_000,
   async handler(data, ctx) {
     const params = { workspace: ctx.workspace, data };
     const limit = payloadLimit();

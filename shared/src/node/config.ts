@@ -10,6 +10,11 @@ export const Config = z.object({
   workspaces: z.array(z.string().min(1)).default([]),
   /** Request JSON over this many bytes is refused with PAYLOAD_TOO_LARGE. */
   max_payload_bytes: z.number().int().positive().default(DEFAULT_MAX_PAYLOAD_BYTES),
+  /**
+   * MCP tool time limits in ms, by tool name (`"default"` for every tool without its own entry).
+   * Optional so existing config files stay as they are; see mcp/src/timeouts.ts for precedence.
+   */
+  tool_timeouts: z.record(z.string().min(1), z.number().int().positive()).optional(),
 });
 export type Config = z.infer<typeof Config>;
 

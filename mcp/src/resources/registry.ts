@@ -1,0 +1,114 @@
+import { XipeError } from '../../../shared/src/errors.js';
+import { AGENT_GUIDE_MARKDOWN } from './guide.js';
+import { ideasDir, listWorkspaceIdeas, readReferenceData } from './workspace-ideas.js';
+
+/**
+ * MCP resources as data objects, like tools: `server.ts` registers them (the only SDK caller);
+ * tests call `read`/`list` directly. Everything is read from the workspace, read-only.
+ */
+
+export interface ResourceContext {
+  /** Absolute workspace root the server was started for. */
+  workspace: string;
+}
+
+export interface ResourceDefinition {
+  readonly name: string;
+  readonly uri: string;
+  readonly title: string;
+  readonly description: string;
+  readonly mimeType: string;
+  read(ctx: ResourceContext): Promise<string>;
+}
+
+export interface ResourceTemplateDefinition {
+  readonly name: string;
+  /** RFC 6570 template; variables arrive percent-decoded in `read`. */
+  readonly uriTemplate: string;
+  readonly title: string;
+  readonly description: string;
+  readonly mimeType: string;
+  /** The concrete resources of this template that exist now (shown in resources/list). */
+  list(ctx: ResourceContext): Promise<Array<{ uri: string; name: string; title: string }>>;
+  read(ctx: ResourceContext, variables: Record<string, string>): Promise<string>;
+}
+
+export const IDEAS_URI = 'xipe://ideas';
+export const GUIDE_URI = 'xipe://guide';
+
+export const referenceDataUri = (idea: string): string =>
+  `${IDEAS_URI}/${encodeURIComponent(idea)}/reference-data`;
+
+export const ideasResource: ResourceDefinition = {
+  name: 'ideas',
+  uri: IDEAS_URI,
+  title: 'Idea folders of the workspace',
+  description:
+    'The idea folders under x-ipe-docs/ideas/ of this workspace (save targets for save_uiux_reference): name, ' +
+    'has_references, session_count, and the URI of the merged reference data when there is one.',
+  mimeType: 'application/json',
+  async read(ctx) {
+    const ideas = await listWorkspaceIdeas(ctx.workspace);
+    return JSON.stringify({
+      workspace: ctx.workspace,
+      ideas_dir: ideasDir(ctx.workspace),
+      ideas: ideas.map((idea) => ({
+        name: idea.name,
+        has_references: idea.has_references,
+        session_count: idea.session_count,
+        reference_data: idea.has_reference_data ? referenceDataUri(idea.name) : null,
+      })),
+    });
+  },
+};
+
+export const guideResource: ResourceDefinition = {
+  name: 'guide',
+  uri: GUIDE_URI,
+  title: 'How to use the X-IPE UI/UX tools',
+  description:
+    'Short usage guide for agents: the toolbar workflow (inject_toolbar → wait_for_captures → ' +
+    'capture_screenshot → save_uiux_reference), the other tools, and what to do when a call fails.',
+  mimeType: 'text/markdown',
+  async read() {
+    return AGENT_GUIDE_MARKDOWN;
+  },
+};
+
+export const referenceDataTemplate: ResourceTemplateDefinition = {
+  name: 'reference-data',
+  uriTemplate: `${IDEAS_URI}/{idea}/reference-data`,
+  title: "An idea's merged reference data",
+  description:
+    'The merged reference-data.json of one idea folder (colours, elements, design tokens, sessions), rebuilt on every save. `idea` is the folder name, percent-encoded.',
+  mimeType: 'application/json',
+  async list(ctx) {
+    const ideas = await listWorkspaceIdeas(ctx.workspace);
+    return ideas
+      .filter((idea) => idea.has_reference_data)
+      .map((idea) => ({
+        uri: referenceDataUri(idea.name),
+        name: `reference-data: ${idea.name}`,
+        title: `Reference data of ${idea.name}`,
+      }));
+  },
+  async read(ctx, variables) {
+    const raw = variables.idea ?? '';
+    let idea: string;
+    try {
+      idea = decodeURIComponent(raw);
+    } catch {
+      throw new XipeError(
+        'VALIDATION_ERROR',
+        `Invalid idea folder in the URI: '${raw}' is not percent-encoded UTF-8.`,
+        {
+          field: 'idea',
+        },
+      );
+    }
+    return readReferenceData(ctx.workspace, idea);
+  },
+};
+
+export const RESOURCES: readonly ResourceDefinition[] = [ideasResource, guideResource];
+export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [referenceDataTemplate];
