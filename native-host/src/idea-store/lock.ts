@@ -140,7 +140,13 @@ export async function acquireFileLock(dir: string, options: LockOptions = {}): P
     acquired_at: new Date().toISOString(),
   };
   const candidate = path.join(dir, `${CANDIDATE_PREFIX}${process.pid}-${owner.token}`);
-  await fs.writeFile(candidate, JSON.stringify(owner), { flag: 'wx', mode: 0o644 });
+  try {
+    await fs.writeFile(candidate, JSON.stringify(owner), { flag: 'wx', mode: 0o644 });
+  } catch (err) {
+    // A full disk can fail the write after the file was created: never leave it behind.
+    await fs.rm(candidate, { force: true }).catch(() => undefined);
+    throw err;
+  }
   const deadline = Date.now() + timeoutMs;
   let delay = 1;
   let lastOwner: LockOwnerInfo | null = null;

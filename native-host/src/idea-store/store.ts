@@ -85,20 +85,19 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
         throw toWriteError(targetOf(err) ?? dirs.screenshotsDir, err);
       });
       const written = [...shots.files];
-      let others: SessionRecord[] = [];
-      let mergedTouched = false;
+      let previousViews: SavedViews | null = null;
       try {
         if (shots.files.length > 0) await fsyncDir(dirs.screenshotsDir);
         const { number, name, file, record } = await writeSession(dirs.sessionsDir, sessionNames, shots.data);
         written.push(file);
         await sessionCache.add(file, record).catch(() => undefined);
 
-        others = await sessionCache.load(
+        const others = await sessionCache.load(
           dirs.sessionsDir,
           sessionNames.filter((n) => n !== name),
           (skipped, reason) => logger?.warn('session left out of the merged view', { file: skipped, reason }),
         );
-        mergedTouched = true;
+        previousViews = await readViews(dirs.refsDir);
         await writeMergedViews(dirs.refsDir, data.idea_folder, [...others, record]);
         return {
           status: 'success',
@@ -123,9 +122,9 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
         } satisfies SaveResult;
       } catch (err) {
         await removeFiles(written);
-        // The merged views may already list this save: rebuild them from the sessions left.
-        if (mergedTouched) {
-          await writeMergedViews(dirs.refsDir, data.idea_folder, others).catch((rollbackErr: unknown) =>
+        // The merged views may already list this save: put back exactly the bytes they had.
+        if (previousViews !== null) {
+          await restoreViews(previousViews).catch((rollbackErr: unknown) =>
             logger?.warn('could not roll back the merged view', { error: String(rollbackErr) }),
           );
         }
@@ -133,7 +132,11 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
       }
     },
     lockOptions,
-  );
+  ).catch((err: unknown) => {
+    // Creating the lock file can fail too (disk full, read-only): still a WRITE_ERROR with the OS reason.
+    if (err instanceof XipeError || typeof (err as NodeJS.ErrnoException)?.code !== 'string') throw err;
+    throw toWriteError(dirs.refsDir, err);
+  });
 }
 
 /**
@@ -164,6 +167,33 @@ async function writeMergedViews(
     }).catch((err: unknown) => {
       throw toWriteError(tokensFile, err);
     });
+  }
+}
+
+/** The merged views' bytes before a save touches them (null: the file did not exist). */
+type SavedViews = Array<{ file: string; bytes: Buffer | null }>;
+
+async function readViews(refsDir: string): Promise<SavedViews> {
+  return Promise.all(
+    [MERGED_FILE, DTCG_FILE].map(async (name) => {
+      const file = path.join(refsDir, name);
+      try {
+        return { file, bytes: await fs.readFile(file) };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file, bytes: null };
+        throw toWriteError(file, err);
+      }
+    }),
+  );
+}
+
+/** Rollback of a failed save: the merged views byte-identical to what they were before it. */
+async function restoreViews(views: SavedViews): Promise<void> {
+  for (const { file, bytes } of views) {
+    if (bytes === null) await fs.rm(file, { force: true });
+    else if (!(await fs.readFile(file).catch(() => null))?.equals(bytes)) {
+      await writeFileAtomic(file, bytes, { overwrite: true });
+    }
   }
 }
 
