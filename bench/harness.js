@@ -76,6 +76,9 @@ export async function launchBrowser({ base, workspace, userScripts = true, name 
       '--window-size=1280,800',
     ],
     env,
+    // An attached puppeteer session keeps the worker alive and paused across restarts; stay off it
+    // so reconnect_after_sw_stop measures what a user gets.
+    targetFilter: (t) => !(t.type() === 'service_worker' && t.url().includes(EXTENSION_ID)),
   });
   const hostPid = await waitForHost(home);
   return {
@@ -148,4 +151,10 @@ export function rssMb(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
   return kb / 1024;
+}
+
+export async function waitForHostExit(pid, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && pid !== undefined && alive(pid))
+    await new Promise((r) => setTimeout(r, 10));
 }

@@ -14,6 +14,7 @@ import {
   startPageServer,
   tempDir,
   waitForHost,
+  waitForHostExit,
 } from './harness.js';
 import { noisePng } from './png.js';
 import { entry, printTable, sample, timeIt, withBaseline } from './stats.js';
@@ -269,11 +270,12 @@ await section('reconnect_after_host_kill', async () => {
 await section('reconnect_after_sw_stop', async () => {
   const samples = [];
   for (let i = 0; i < N(3, 1); i += 1) {
-    const worker = await b.browser.waitForTarget((t) => t.type() === 'service_worker');
-    const session = await b.browser.target().createCDPSession();
     const oldPid = hostDescriptors(b.home)[0]?.pid;
-    await session.send('Target.closeTarget', { targetId: worker._targetId });
+    const session = await page.createCDPSession();
+    await session.send('ServiceWorker.enable');
+    await session.send('ServiceWorker.stopAllWorkers');
     await session.detach();
+    await waitForHostExit(oldPid);
     const { ms } = await timeIt(async () => {
       // The next tab event wakes the worker (a user switching or loading a tab).
       await page.reload();

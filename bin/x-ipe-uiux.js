@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is compiled to dist/node by `npm run build` (run by `npm install`).
-import { main } from '../dist/node/cli/src/main.js';
+// Thin launcher: `npm run build` (run by `npm install`) bundles the CLI into dist/cli, one chunk per
+// process so each command loads only what it needs.
+import { main } from '../dist/cli/cli.js';
 
 main(process.argv.slice(2)).then(
   (code) => {

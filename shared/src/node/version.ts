@@ -1,14 +1,26 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** The package version, read once from package.json (two levels above dist/node/shared/src/node). */
+/**
+ * The package version, read once from the nearest package.json named x-ipe-uiux-reference above
+ * this module (works from source, from dist/node and from the bundled dist/cli).
+ */
 function readVersion(): string {
-  for (const rel of ['../../../package.json', '../../../../../package.json']) {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 8; depth += 1) {
     try {
-      const pkg = JSON.parse(fs.readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'x-ipe-uiux-reference' && typeof pkg.version === 'string') return pkg.version;
     } catch {
-      // try the next candidate
+      // not here: keep walking up
     }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
   }
   return '0.0.0';
 }

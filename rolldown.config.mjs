@@ -1,0 +1,18 @@
+import { defineConfig } from 'rolldown';
+
+// The Node entry points users run, bundled: one file per process (the CLI loads each lazily), so
+// `x-ipe-uiux mcp` and `x-ipe-uiux host` start without resolving hundreds of modules. tsc still
+// emits dist/node for type checking and for tests that import single modules.
+export default defineConfig({
+  input: { cli: 'cli/src/main.ts' },
+  platform: 'node',
+  external: [/^node:/],
+  output: {
+    dir: 'dist/cli',
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+    sourcemap: true,
+    minify: false,
+  },
+});
