@@ -12,6 +12,20 @@ describe('x-ipe-uiux mcp arguments', () => {
     expect(parseMcpArgs(['--workspace=/abs/ws'], '/a')).toEqual({ workspace: '/abs/ws' });
   });
 
+  it('takes --http PORT (0 = any free port) and refuses anything that is not a port', () => {
+    expect(parseMcpArgs(['--http', '8765'], '/a')).toEqual({ workspace: '/a', http: 8765 });
+    expect(parseMcpArgs(['--http=0', '--workspace', 'w'], '/a')).toEqual({ workspace: '/a/w', http: 0 });
+    for (const bad of [
+      ['--http'],
+      ['--http', 'x'],
+      ['--http', '-1'],
+      ['--http', '70000'],
+      ['--http', '80.5'],
+    ]) {
+      expect(() => parseMcpArgs(bad)).toThrow(/--http needs a port/);
+    }
+  });
+
   it('refuses unknown arguments and a missing value', () => {
     expect(() => parseMcpArgs(['--port', '1'])).toThrow(/unknown argument/);
     expect(() => parseMcpArgs(['--workspace'])).toThrow(/needs a directory/);
