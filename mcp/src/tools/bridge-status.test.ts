@@ -37,7 +37,11 @@ describe('bridge_status', () => {
     ]);
     expect(body.summary).toMatch(/chromium-a .*connected, user scripts allowed/);
     expect(body.next_steps).toEqual([]);
-    expect(body.log_files).toEqual({ mcp: null, hosts: ['/home/logs/host.log'] });
+    expect(body.log_files).toEqual({
+      mcp: null,
+      audit: '/home/logs/audit.log',
+      hosts: ['/home/logs/host.log'],
+    });
   });
 
   it('says how to allow user scripts when they are not', () => {

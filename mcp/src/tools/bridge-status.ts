@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PROTOCOL_VERSION } from '../../../shared/src/constants.js';
 import { PACKAGE_VERSION } from '../../../shared/src/node/version.js';
+import { auditLogPath } from '../audit-log.js';
 import type { BridgeReport } from '../bridge.js';
 import { defineTool } from './define-tool.js';
 
@@ -41,6 +42,7 @@ export const bridgeStatusTool = defineTool({
       hosts: report.hosts,
       log_files: {
         mcp: ctx.logger.file,
+        audit: auditLogPath(report.home),
         hosts: report.hosts.flatMap((h) => (h.host !== null ? [h.host.log_file] : [])),
       },
     };
