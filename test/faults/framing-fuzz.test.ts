@@ -26,7 +26,7 @@ import {
 import { HostPool, tick, within } from '../helpers/fault-host.js';
 
 const SEED = 0x7e57;
-const NATIVE_RUNS = Number(process.env.XIPE_FUZZ_NATIVE_RUNS ?? 16);
+const NATIVE_RUNS = Number(process.env.XIPE_FUZZ_NATIVE_RUNS ?? 10);
 const BRIDGE_RUNS = Number(process.env.XIPE_FUZZ_BRIDGE_RUNS ?? 40);
 
 const pool = new HostPool();
