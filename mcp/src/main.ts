@@ -8,8 +8,8 @@ import { auditLogPath, createAuditLog } from './audit-log.js';
 import { createBridgeClient } from './bridge-client.js';
 import { startHttpServer } from './http-transport.js';
 import { watchIdeas } from './resources/ideas-watcher.js';
-import { StdioServerTransport } from './sdk.js';
 import { createServer, type ServerDeps } from './server.js';
+import { LinearStdioServerTransport } from './stdio-transport.js';
 import { timeoutSettings } from './timeouts.js';
 
 const USAGE = 'Usage: x-ipe-uiux mcp [--workspace DIR] [--http PORT]\n';
@@ -82,10 +82,11 @@ export async function runMcp(argv: string[]): Promise<number> {
 async function serveStdio(deps: ServerDeps, info: { workspace: string; home: string }): Promise<number> {
   const { logger } = deps;
   const server = createServer(deps);
-  // The SDK's default 10 MiB read cap would close the session on a larger save_uiux_reference call
-  // instead of letting the tool answer PAYLOAD_TOO_LARGE; the bridge frame cap bounds memory instead.
-  const transport = new StdioServerTransport(process.stdin, process.stdout, {
-    maxBufferSize: BRIDGE_MAX_FRAME_BYTES,
+  // Linear-time line splitting (the SDK's reader is quadratic in the message size: ~2 s for one
+  // 10 MiB save), capped at the bridge frame limit so an oversized save gets PAYLOAD_TOO_LARGE
+  // instead of a closed session.
+  const transport = new LinearStdioServerTransport(process.stdin, process.stdout, {
+    maxMessageBytes: BRIDGE_MAX_FRAME_BYTES,
   });
   const done = new Promise<string>((resolve) => {
     transport.onclose = () => resolve('transport closed');
@@ -112,7 +113,9 @@ async function serveHttp(port: number, home: string, deps: ServerDeps): Promise<
   try {
     token = ensureToken(home); // the same secret the bridge uses; install would create it too
   } catch (err) {
-    process.stderr.write(`x-ipe-uiux mcp: cannot read or create ${tokenPath(home)}: ${(err as Error).message}\n`);
+    process.stderr.write(
+      `x-ipe-uiux mcp: cannot read or create ${tokenPath(home)}: ${(err as Error).message}\n`,
+    );
     return 1;
   }
   let handle: Awaited<ReturnType<typeof startHttpServer>>;
