@@ -93,13 +93,54 @@ export function effectiveBackground(el: Element | null): { color: Rgba; from: El
   return { color: { r: 255, g: 255, b: 255, a: 1 }, from: null };
 }
 
-/** The page element under a point, skipping our own host element. */
+/**
+ * An empty, transparent layer over the whole viewport: pages use these to swallow clicks (or to
+ * defeat pickers). Nothing a designer would want to pick.
+ */
+function isClickShield(el: Element): boolean {
+  if (el.childElementCount > 0 || (el.textContent ?? '').trim() !== '') return false;
+  const r = el.getBoundingClientRect();
+  if (r.width < window.innerWidth * 0.95 || r.height < window.innerHeight * 0.95) return false;
+  const cs = getComputedStyle(el);
+  const bg = toRgba(cs.backgroundColor);
+  return (bg === null || bg.a === 0) && cs.backgroundImage === 'none';
+}
+
+/**
+ * The deepest visible element whose box contains the point, by geometry alone: hit testing skips
+ * `pointer-events: none`, which a page can set on everything to defeat pickers.
+ */
+function geometricElementAt(x: number, y: number, limit = 6000): Element | null {
+  let best: Element | null = null;
+  let bestDepth = -1;
+  const all = document.body ? document.body.getElementsByTagName('*') : [];
+  const n = Math.min(all.length, limit);
+  for (let i = 0; i < n; i++) {
+    const el = all[i];
+    if (!el || el.localName === HOST_TAG) continue;
+    const r = el.getBoundingClientRect();
+    if (x < r.left || x >= r.right || y < r.top || y >= r.bottom || r.width === 0 || r.height === 0) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.display === 'none' || isClickShield(el)) continue;
+    let depth = 0;
+    for (let p = el.parentElement; p; p = p.parentElement) depth++;
+    // Later in document order paints on top at equal depth.
+    if (depth >= bestDepth) {
+      best = el;
+      bestDepth = depth;
+    }
+  }
+  return best;
+}
+
+/** The page element under a point, skipping our own host element and invisible click shields. */
 export function pageElementAt(x: number, y: number): Element | null {
   for (const el of document.elementsFromPoint(x, y)) {
-    if (el.localName === HOST_TAG) continue;
+    if (el.localName === HOST_TAG || isClickShield(el)) continue;
+    if (el === document.documentElement || el === document.body) return geometricElementAt(x, y) ?? el;
     return el;
   }
-  return null;
+  return geometricElementAt(x, y);
 }
 
 const SECTION_SELECTOR = 'header, nav, main, section, footer, aside, article, form, [role]';

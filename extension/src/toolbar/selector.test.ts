@@ -134,6 +134,21 @@ describe('uniqueSelector', () => {
     expect(expectUnique(doc, target)).toBe('#pricing > p > span:nth-of-type(2)');
   });
 
+  it('prefers a class path to positions when a class is unique under its parent', () => {
+    const target = h('a', { class: 'btn btn-primary' });
+    const doc = h(
+      'html',
+      {},
+      h(
+        'body',
+        {},
+        h('header', {}, h('a', { class: 'btn btn-primary' })),
+        h('div', { class: 'actions' }, target, h('a', { class: 'btn btn-ghost' })),
+      ),
+    );
+    expect(expectUnique(doc, target)).toBe('div.actions > a.btn-primary');
+  });
+
   it('escapes ids that CSS would misread', () => {
     const target = h('div', { id: '1st.item' });
     const doc = h('html', {}, h('body', {}, target));

@@ -113,13 +113,21 @@ function selfCandidates(el: SelectorElement): string[] {
   return out;
 }
 
-/** A path segment for `el`: tag (+ first stable class) + :nth-of-type when siblings share the tag. */
-function segment(el: SelectorElement, withClass: boolean): string {
+/**
+ * Path segments for `el`, most readable first: `tag.class`, then `tag:nth-of-type(n)` and
+ * `tag.class:nth-of-type(n)` when siblings share the tag.
+ */
+function segments(el: SelectorElement): string[] {
   const tag = tagOf(el);
-  const cls = withClass ? stableClasses(el)[0] : undefined;
-  const base = cls ? `${tag}.${cssEscape(cls)}` : tag;
+  const classes = stableClasses(el).slice(0, 3);
   const { index, count } = nthOfType(el);
-  return count > 1 ? `${base}:nth-of-type(${index})` : base;
+  const out = classes.map((c) => `${tag}.${cssEscape(c)}`);
+  const first = classes[0];
+  if (count > 1) {
+    out.push(`${tag}:nth-of-type(${index})`);
+    if (first) out.push(`${tag}.${cssEscape(first)}:nth-of-type(${index})`);
+  } else out.push(tag);
+  return out;
 }
 
 /** The nearest ancestor's own unique selector (id or test attribute), used to anchor paths. */
@@ -135,34 +143,35 @@ function anchorOf(el: SelectorElement, resolves: Resolver): string | null {
 export function uniqueSelector(el: SelectorElement, resolves: Resolver): string {
   for (const c of selfCandidates(el)) if (resolves(c, el)) return c;
 
-  // Walk up, prepending a segment per level, until the path is unique. Each step tries the
-  // plain-tag form first (shortest), then with a class.
-  const parts: string[] = [];
+  // Walk up one level at a time, combining each segment of the current element with the best
+  // few paths found below it (readable class forms first), alone and anchored at the parent's id.
+  // The fully positional path is always kept, so the walk ends with a unique selector.
+  let tails: string[] = [];
+  let positional = '';
   let node: SelectorElement | null = el;
   while (node) {
     const parent: SelectorElement | null = node.parentElement;
     const tag = tagOf(node);
     if (tag === 'html') {
-      parts.unshift('html');
+      positional = positional ? `html > ${positional}` : 'html';
       break;
     }
-    parts.unshift(segment(node, false));
-    const tail = parts.join(' > ');
-    if (parts.length > 1 || tag !== 'body') {
-      if (resolves(tail, el)) return tail;
-      const withClass = [segment(node, true), ...parts.slice(1)].join(' > ');
-      if (withClass !== tail && resolves(withClass, el)) return withClass;
+    const options = segments(node);
+    const combined: string[] = [];
+    for (const seg of options) {
+      if (tails.length === 0) combined.push(seg);
+      for (const t of tails) combined.push(`${seg} > ${t}`);
     }
-    if (parent) {
-      const anchor = anchorOf(parent, resolves);
-      if (anchor) {
-        const anchored = `${anchor} > ${tail}`;
-        if (resolves(anchored, el)) return anchored;
-      }
+    const anchor = parent ? anchorOf(parent, resolves) : null;
+    for (const candidate of combined.slice(0, 12)) {
+      if (tag !== 'body' && resolves(candidate, el)) return candidate;
+      if (anchor && resolves(`${anchor} > ${candidate}`, el)) return `${anchor} > ${candidate}`;
     }
+    const own = options.find((o) => o.includes(':nth-of-type')) ?? tag;
+    positional = positional ? `${own} > ${positional}` : own;
+    tails = [...new Set([...combined.slice(0, 3), positional])];
     node = parent;
   }
   // A full nth-of-type path from <html> is unique by construction for elements in the document.
-  const full = parts.join(' > ');
-  return full;
+  return positional;
 }

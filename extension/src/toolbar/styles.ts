@@ -41,7 +41,8 @@ export const CSS = `
 @media (prefers-color-scheme: dark) {
   .root { --bg: #1d2026; --bg2: #272b33; --fg: #eceef2; --fg2: #a2a9b5; --line: #343944; --accent: #818cf8; --accent-fg: #11131a; }
 }
-.root[data-hidden] { visibility: hidden; }
+/* opacity, not visibility: the shield must keep catching the pointer, or the page would get :hover while we capture */
+.root[data-hidden] { opacity: 0; }
 button, input, select, textarea { font: inherit; color: inherit; }
 .panel {
   position: fixed; top: 16px; right: 16px; width: 320px; max-height: calc(100vh - 32px);

@@ -597,6 +597,7 @@ export class ToolbarApp {
   ): Promise<void> {
     if (this.busy) return;
     this.busy = true;
+    const started = performance.now();
     try {
       const visible = intersect(rect, { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight });
       if (!visible) throw new Error('That is outside the visible page; scroll to it first.');
@@ -616,10 +617,9 @@ export class ToolbarApp {
       if (this.collection)
         this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
       this.render();
-      this.setStatus(
-        `Captured ${item.selector}${item.crop ? ` (${item.crop.width}×${item.crop.height} px)` : ''}.`,
-        'ok',
-      );
+      const ms = Math.round(performance.now() - started);
+      const size = item.crop ? ` (${item.crop.width}×${item.crop.height} px)` : '';
+      this.setStatus(`Captured ${item.selector}${size} in ${ms} ms.`, 'ok');
     } catch (err) {
       this.fail(err);
     } finally {
@@ -1019,6 +1019,7 @@ export class ToolbarApp {
     this.busy = true;
     this.setModeUi('page');
     const bar = h('div', { class: 'progress' }, h('div'));
+    const started = performance.now();
     try {
       this.status.append(bar);
       const item = await captureFullPage({
@@ -1036,10 +1037,9 @@ export class ToolbarApp {
         this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
       this.render();
       const cut = item.capped_at ? ` The page is taller than ${item.capped_at}px; the shot stops there.` : '';
-      this.setStatus(
-        `Full page captured (${item.crop?.width ?? 0}×${item.crop?.height ?? 0} px).${cut}`,
-        'ok',
-      );
+      const ms = Math.round(performance.now() - started);
+      const size = `${item.crop?.width ?? 0}×${item.crop?.height ?? 0} px`;
+      this.setStatus(`Full page captured (${size}) in ${ms} ms.${cut}`, 'ok');
     } catch (err) {
       this.fail(err);
     } finally {

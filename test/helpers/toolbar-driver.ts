@@ -1,0 +1,236 @@
+/**
+ * Drives the designer toolbar like a user: real mouse and keyboard events at the coordinates of
+ * its controls. The toolbar lives in a closed shadow root that page scripts cannot reach; the test
+ * finds its controls through the DevTools protocol (DOM.getDocument with pierce, as DevTools'
+ * Elements panel does), which observes without weakening the product's isolation.
+ */
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
+import { EXTENSION_ID } from '../../shared/src/constants.js';
+import { waitUntil } from './browser-fixture.js';
+
+interface DomNode {
+  nodeId: number;
+  localName?: string;
+  children?: DomNode[];
+  shadowRoots?: DomNode[];
+  contentDocument?: DomNode;
+}
+
+export const HOST_TAG = 'x-ipe-uiux-toolbar';
+
+/**
+ * Clicks the extension's toolbar button for `page`'s tab (CDP Extensions.triggerAction on the
+ * tab target) — the same path as a user's click: chrome.action.onClicked in the worker.
+ */
+export async function clickExtensionAction(browser: Browser, page: Page): Promise<void> {
+  await page.bringToFront();
+  const session = await browser.target().createCDPSession();
+  try {
+    const url = page.url();
+    const { targetInfos } = await session.send('Target.getTargets', { filter: [{ type: 'tab' }] });
+    const tabs = targetInfos.filter((t) => t.type === 'tab' && t.url === url);
+    if (tabs.length !== 1) throw new Error(`expected one tab target for ${url}, found ${tabs.length}`);
+    const tab = tabs[0];
+    if (!tab) throw new Error('no tab');
+    await session.send('Extensions.triggerAction', { id: EXTENSION_ID, targetId: tab.targetId });
+  } finally {
+    await session.detach();
+  }
+}
+
+export class ToolbarDriver {
+  private constructor(
+    readonly page: Page,
+    private readonly session: CDPSession,
+  ) {}
+
+  static async attach(page: Page): Promise<ToolbarDriver> {
+    const session = await page.createCDPSession();
+    await session.send('DOM.enable');
+    return new ToolbarDriver(page, session);
+  }
+
+  async detach(): Promise<void> {
+    await this.session.detach().catch(() => undefined);
+  }
+
+  /** Number of toolbar host elements in the page (as the page itself sees them). */
+  hostCount(): Promise<number> {
+    return this.page.evaluate((tag) => document.querySelectorAll(tag).length, HOST_TAG);
+  }
+
+  private async shadowRoot(): Promise<number | null> {
+    const { root } = (await this.session.send('DOM.getDocument', { depth: -1, pierce: true })) as {
+      root: DomNode;
+    };
+    const stack: DomNode[] = [root];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (!node) break;
+      if (node.localName === HOST_TAG) return node.shadowRoots?.[0]?.nodeId ?? null;
+      stack.push(...(node.children ?? []), ...(node.shadowRoots ?? []));
+    }
+    return null;
+  }
+
+  async queryAll(selector: string): Promise<number[]> {
+    const root = await this.shadowRoot();
+    if (root === null) return [];
+    const { nodeIds } = await this.session.send('DOM.querySelectorAll', { nodeId: root, selector });
+    return nodeIds;
+  }
+
+  async count(selector: string): Promise<number> {
+    return (await this.queryAll(selector)).length;
+  }
+
+  private async one(selector: string, index = 0): Promise<number> {
+    const ids = await this.queryAll(selector);
+    const id = ids[index];
+    if (id === undefined) throw new Error(`toolbar has no ${selector} [${index}] (found ${ids.length})`);
+    return id;
+  }
+
+  async center(selector: string, index = 0): Promise<{ x: number; y: number }> {
+    const nodeId = await this.one(selector, index);
+    await this.session.send('DOM.scrollIntoViewIfNeeded', { nodeId }).catch(() => undefined);
+    const { model } = await this.session.send('DOM.getBoxModel', { nodeId });
+    const q = model.border;
+    const xs = [q[0], q[2], q[4], q[6]].map(Number);
+    const ys = [q[1], q[3], q[5], q[7]].map(Number);
+    return { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
+  }
+
+  async click(selector: string, index = 0): Promise<void> {
+    const { x, y } = await this.center(selector, index);
+    await this.page.mouse.click(x, y);
+  }
+
+  async text(selector: string, index = 0): Promise<string> {
+    const nodeId = await this.one(selector, index);
+    const { outerHTML } = await this.session.send('DOM.getOuterHTML', { nodeId });
+    return outerHTML
+      .replace(/<[^>]*>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .trim();
+  }
+
+  /** Waits until the status line matches (and returns its text). */
+  async waitForStatus(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+    let last = '';
+    return waitUntil(
+      `toolbar status ${pattern} (last: "${last}")`,
+      async () => {
+        const t = await this.text('.status').catch(() => '');
+        last = t;
+        if (/^Not saved|error/i.test(t) && !pattern.test(t)) throw new Error(`status: ${t}`);
+        return pattern.test(t) ? t : null;
+      },
+      timeoutMs,
+    ).catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}; status was "${last}"`);
+    });
+  }
+
+  async waitForCount(selector: string, n: number, timeoutMs = 15_000): Promise<void> {
+    await waitUntil(
+      `${n} × ${selector}`,
+      async () => ((await this.count(selector)) === n ? true : null),
+      timeoutMs,
+    );
+  }
+}
+
+/** Viewport rectangle of a page element (CSS px). */
+export async function rectOf(
+  page: Page,
+  selector: string,
+): Promise<{ x: number; y: number; width: number; height: number }> {
+  const r = await page.$eval(selector, (el) => {
+    const b = el.getBoundingClientRect();
+    return { x: b.x, y: b.y, width: b.width, height: b.height };
+  });
+  return r;
+}
+
+/**
+ * Decodes PNGs (base64) in a browser page and compares `crop` with the region of `reference` at
+ * (x, y): returns the fraction of pixels whose channels differ by more than `tolerance`.
+ */
+export async function comparePng(
+  page: Page,
+  crop: string,
+  reference: string,
+  at: { x: number; y: number },
+  tolerance = 8,
+): Promise<{ width: number; height: number; mismatch: number }> {
+  return page.evaluate(
+    async (cropB64, refB64, x, y, tol) => {
+      const load = async (b64: string) => {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+        const c = new OffscreenCanvas(bmp.width, bmp.height);
+        const ctx = c.getContext('2d');
+        if (!ctx) throw new Error('no 2d');
+        ctx.drawImage(bmp, 0, 0);
+        return ctx.getImageData(0, 0, bmp.width, bmp.height);
+      };
+      const a = await load(cropB64);
+      const b = await load(refB64);
+      let bad = 0;
+      for (let j = 0; j < a.height; j++)
+        for (let i = 0; i < a.width; i++) {
+          const ia = (j * a.width + i) * 4;
+          const ib = ((y + j) * b.width + (x + i)) * 4;
+          for (let k = 0; k < 3; k++) {
+            if (Math.abs((a.data[ia + k] ?? 0) - (b.data[ib + k] ?? 0)) > tol) {
+              bad += 1;
+              break;
+            }
+          }
+        }
+      return { width: a.width, height: a.height, mismatch: bad / (a.width * a.height) };
+    },
+    crop,
+    reference,
+    at.x,
+    at.y,
+    tolerance,
+  );
+}
+
+/** Rows (top to bottom) of a PNG in which most pixels are within `tol` of `rgb`. */
+export async function rowsMatching(page: Page, png: string, rgb: [number, number, number], tol = 12) {
+  return page.evaluate(
+    async (b64, [r, g, b], t) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const c = new OffscreenCanvas(bmp.width, bmp.height);
+      const ctx = c.getContext('2d');
+      if (!ctx) throw new Error('no 2d');
+      ctx.drawImage(bmp, 0, 0);
+      const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+      const rows: number[] = [];
+      for (let y = 0; y < bmp.height; y++) {
+        let hits = 0;
+        for (let x = 0; x < bmp.width; x += 4) {
+          const i = (y * bmp.width + x) * 4;
+          if (
+            Math.abs((d[i] ?? 0) - r) <= t &&
+            Math.abs((d[i + 1] ?? 0) - g) <= t &&
+            Math.abs((d[i + 2] ?? 0) - b) <= t
+          )
+            hits++;
+        }
+        if (hits > bmp.width / 8) rows.push(y);
+      }
+      return { width: bmp.width, height: bmp.height, rows };
+    },
+    png,
+    rgb,
+    tol,
+  );
+}
