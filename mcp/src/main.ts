@@ -8,11 +8,14 @@ import { auditLogPath, createAuditLog } from './audit-log.js';
 import { createBridgeClient } from './bridge-client.js';
 import { startHttpServer } from './http-transport.js';
 import { watchIdeas } from './resources/ideas-watcher.js';
-import { createServer, type ServerDeps } from './server.js';
+import { createServer, type ServerDeps, settleToolCalls } from './server.js';
 import { LinearStdioServerTransport } from './stdio-transport.js';
 import { timeoutSettings } from './timeouts.js';
 
 const USAGE = 'Usage: x-ipe-uiux mcp [--workspace DIR] [--http PORT]\n';
+
+/** How long tool calls still running at shutdown may take to answer. */
+const STOP_GRACE_MS = 5_000;
 
 export interface McpArgs {
   workspace: string;
@@ -101,6 +104,8 @@ async function serveStdio(deps: ServerDeps, info: { workspace: string; home: str
   logger.info('mcp server started', { ...info, transport: 'stdio', pid: process.pid });
   const reason = await done;
   logger.info('mcp server stopping', { reason });
+  // A client may write its requests and close stdin at once: answer what is still running first.
+  await settleToolCalls(server, STOP_GRACE_MS);
   await server.close().catch(() => {});
   // Let the process exit even if the client left stdin open (SIGTERM case).
   process.stdin.destroy();

@@ -58,6 +58,13 @@ export function createServer(deps: ServerDeps): McpServer {
     },
   );
   const timeouts = deps.timeouts ?? timeoutSettings(null);
+  const inFlight = new Set<Promise<unknown>>();
+  IN_FLIGHT.set(server, inFlight);
+  const track = <T>(call: Promise<T>): Promise<T> => {
+    inFlight.add(call);
+    void call.finally(() => inFlight.delete(call)).catch(() => {});
+    return call;
+  };
   for (const tool of deps.tools ?? TOOLS) {
     server.registerTool(
       tool.name,
@@ -67,21 +74,23 @@ export function createServer(deps: ServerDeps): McpServer {
         ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
       },
       (args: Record<string, unknown>, extra: { signal: AbortSignal; sessionId?: string }) =>
-        runTool(
-          tool,
-          args,
-          {
-            bridge: deps.bridge,
-            workspace: deps.workspace,
-            logger: deps.logger,
-            signal: extra.signal,
-            toolName: tool.name,
-          },
-          {
-            timeouts,
-            ...(deps.audit !== undefined ? { audit: deps.audit } : {}),
-            ...(extra.sessionId !== undefined ? { session: extra.sessionId } : {}),
-          },
+        track(
+          runTool(
+            tool,
+            args,
+            {
+              bridge: deps.bridge,
+              workspace: deps.workspace,
+              logger: deps.logger,
+              signal: extra.signal,
+              toolName: tool.name,
+            },
+            {
+              timeouts,
+              ...(deps.audit !== undefined ? { audit: deps.audit } : {}),
+              ...(extra.sessionId !== undefined ? { session: extra.sessionId } : {}),
+            },
+          ),
         ),
     );
   }
@@ -91,6 +100,27 @@ export function createServer(deps: ServerDeps): McpServer {
     server.server.onclose = () => unsubscribe();
   }
   return server;
+}
+
+const IN_FLIGHT = new WeakMap<McpServer, Set<Promise<unknown>>>();
+
+/**
+ * Waits (at most `maxMs`) for the tool calls still running, so a client that sends its requests
+ * and closes stdin still gets every answer before the server closes.
+ */
+export async function settleToolCalls(server: McpServer, maxMs: number): Promise<void> {
+  const calls = [...(IN_FLIGHT.get(server) ?? [])];
+  if (calls.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(calls),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  // The SDK sends a response a few promise turns after the tool callback settles: let it.
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 function registerResources(server: McpServer, deps: ServerDeps): void {
@@ -263,6 +293,8 @@ async function withTimeout(
       controller.abort(err);
       reject(err);
     }, limitMs);
+    // The limit alone never keeps a stopping server alive (a call abandoned at shutdown).
+    timer.unref();
   });
   try {
     return await Promise.race([tool.handler(args, { ...ctx, signal: controller.signal }), timedOut]);

@@ -134,7 +134,7 @@ describe('x-ipe-uiux mcp --http', () => {
     expect(status.isError).toBeFalsy();
     expect(status.structuredContent).toMatchObject({ workspace: { path: server.workspace }, hosts: [] });
     const ideas = await client.readResource({ uri: 'xipe://ideas' });
-    expect(String(ideas.contents[0]?.text)).toContain('018. Feature-UIUX Reference');
+    expect(JSON.stringify(ideas.contents[0])).toContain('018. Feature-UIUX Reference');
 
     const audit = fs
       .readFileSync(path.join(server.home, 'logs', 'audit.log'), 'utf8')

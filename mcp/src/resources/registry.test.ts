@@ -66,7 +66,10 @@ async function connect(resourceChanges?: ResourceChanges) {
   return client;
 }
 
-const text = (result: { contents: Array<{ text?: unknown }> }): string => String(result.contents[0]?.text);
+const text = (result: Awaited<ReturnType<Client['readResource']>>): string => {
+  const first = result.contents[0];
+  return first !== undefined && 'text' in first ? first.text : '';
+};
 
 describe('MCP resources', () => {
   it('declares resources and tools with listChanged', async () => {
