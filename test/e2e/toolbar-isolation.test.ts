@@ -71,6 +71,24 @@ describe('toolbar isolation', () => {
     await page.close();
   });
 
+  it('picks the colour under the pointer where the EyeDropper cannot run, with its contrast', async () => {
+    const page = await env.openPage('/csp?colour');
+    await page.$eval('#title', (h) =>
+      h.setAttribute('style', 'background: rgb(10, 120, 90); color: #ffffff'),
+    );
+    const ui = await openToolbar(page);
+    await ui.click('[data-mode="color"]');
+    const r = await rectOf(page, '#title');
+    await page.mouse.click(r.x + 10, r.y + r.height / 2);
+    await ui.waitForStatus(/^Added #0a785a as /);
+    expect(await ui.text('.section .list .item .sub')).toMatch(
+      /^10, 120, 90 · \d+\.\d\d:1 (AA|AAA|AA Large|Fail) vs #ffffff/,
+    );
+    await page.keyboard.press('Escape');
+    await ui.detach();
+    await page.close();
+  });
+
   it('gives page scripts nothing to read and accepts nothing they post', async () => {
     const page = await env.openPage('/other');
     const ui = await openToolbar(page);

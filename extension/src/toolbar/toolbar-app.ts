@@ -853,7 +853,8 @@ export class ToolbarApp {
         EyeDropper?: new () => { open(o?: { signal?: AbortSignal }): Promise<{ sRGBHex: string }> };
       }
     ).EyeDropper;
-    if (!Ctor) return false;
+    // Headless Chromium defines EyeDropper but open() never settles (there is no screen to sample).
+    if (!Ctor || /HeadlessChrome/.test(navigator.userAgent)) return false;
     this.setModeUi('color');
     this.setStatus('Click anywhere on screen to sample a pixel (Esc cancels).');
     try {
