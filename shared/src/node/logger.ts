@@ -31,6 +31,12 @@ export function parseLogLevel(value: string | undefined, fallback: LogLevel = 'i
 export function createLogger(options: LoggerOptions): Logger {
   const threshold = LEVELS[options.level ?? parseLogLevel(process.env.XIPE_UIUX_LOG_LEVEL)];
   const stderr = options.stderr === undefined ? process.stderr : options.stderr;
+  // A reader that went away fails writes asynchronously (EPIPE as an 'error' event): stop writing
+  // there. Unhandled, that error reached the crash handler, which logged it, failing again, forever.
+  let stderrUsable = stderr !== null;
+  stderr?.on('error', () => {
+    stderrUsable = false;
+  });
   let fd: number | null = null;
   if (options.file) {
     try {
@@ -51,7 +57,7 @@ export function createLogger(options: LoggerOptions): Logger {
       }
     }
     try {
-      stderr?.write(line);
+      if (stderrUsable) stderr?.write(line);
     } catch {
       // stderr closed (e.g. the browser went away)
     }
