@@ -26,6 +26,8 @@ class FakeHost {
   readonly requests: Request[] = [];
   readonly sockets = new Set<net.Socket>();
   connections = 0;
+  /** Called right after the hello is sent (e.g. to hang up before any request arrives). */
+  afterHello: ((socket: net.Socket, connection: number) => void) | null = null;
   private server: net.Server | null = null;
 
   constructor(
@@ -105,6 +107,8 @@ class FakeHost {
           }
           authenticated = true;
           this.send(socket, { type: 'hello', role: 'host', protocol: this.helloProtocol, host: this.info });
+          this.afterHello?.(socket, this.connections);
+          if (socket.destroyed) return;
           continue;
         }
         const request = value as unknown as Request;
@@ -271,32 +275,50 @@ describe('bridge client discovery', () => {
     expect(await bridge.request('list_tabs', {})).toEqual(tabsResult('chromium-a'));
   });
 
-  it('retries once when the connection closes before the answer', async () => {
+  it('never repeats a request the host may have received (it could inject or save twice)', async () => {
     let calls = 0;
     const fake = await host(105, 'chromium-a', (_request, socket) => {
-      calls += 1;
-      if (calls === 1) {
-        socket.destroy();
-        return 'silent';
-      }
-      return { result: tabsResult('chromium-a') };
-    });
-    expect(await client().request('list_tabs', {})).toEqual(tabsResult('chromium-a'));
-    expect(calls).toBe(2);
-    expect(fake.connections).toBe(2);
-  });
-
-  it('does not retry more than once', async () => {
-    let calls = 0;
-    await host(106, 'chromium-a', (_request, socket) => {
       calls += 1;
       socket.destroy();
       return 'silent';
     });
+    const err = await rejection(client().request('inject_script', { code: '1' }));
+    expect(err.code).toBe('BACKEND_UNREACHABLE');
+    expect(err.message).toMatch(/closed before it answered.*may have run; it was not repeated/);
+    expect(err.details).toMatchObject({ command: 'inject_script', maybe_delivered: true });
+    expect(calls).toBe(1);
+    expect(fake.connections).toBe(1);
+  });
+
+  it('retries once when the link closed before the request was written', async () => {
+    const fake = await host(106, 'chromium-a');
+    fake.afterHello = (socket, n) => {
+      if (n === 1) socket.destroy();
+    };
+    expect(await client().request('list_tabs', {})).toEqual(tabsResult('chromium-a'));
+    expect(fake.requests.filter((r) => r.command === 'list_tabs')).toHaveLength(1);
+    expect(fake.connections).toBe(2);
+  });
+
+  it('does not retry more than once', async () => {
+    const fake = await host(110, 'chromium-a');
+    fake.afterHello = (socket) => socket.destroy();
     const err = await rejection(client().request('list_tabs', {}));
     expect(err.code).toBe('BACKEND_UNREACHABLE');
-    expect(err.message).toMatch(/closed before it answered/);
-    expect(calls).toBe(2);
+    expect(fake.requests).toHaveLength(0);
+    expect(fake.connections).toBe(2);
+  });
+
+  it('in requestEach, asks again only the hosts whose request never left', async () => {
+    const a = await host(111, 'chromium-a');
+    const b = await host(112, 'chromium-b', (_request, socket) => {
+      socket.destroy();
+      return 'silent';
+    });
+    const outcomes = await client().requestEach('list_tabs', {});
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false]);
+    expect(a.requests.filter((r) => r.command === 'list_tabs')).toHaveLength(1);
+    expect(b.requests.filter((r) => r.command === 'list_tabs')).toHaveLength(1);
   });
 
   it('finds a restarted host on its new socket without a new client', async () => {

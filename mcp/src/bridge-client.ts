@@ -7,6 +7,7 @@ import {
   type CommandName,
   type CommandParams,
   type CommandResult,
+  EVENTS_SINCE,
   HELLO_TIMEOUT_MS,
   HOST_STATUS,
   HostInfo,
@@ -24,6 +25,7 @@ import type {
   HostSummary,
   RequestOptions,
 } from './bridge.js';
+import { type CaptureBatch, CaptureInbox, type InboxHost, type WaitOptions } from './capture-inbox.js';
 import { HostConnection, LinkLost } from './host-connection.js';
 
 export interface BridgeClientOptions {
@@ -43,6 +45,12 @@ export interface BridgeClientOptions {
 
 const DESCRIPTOR_FILE = /^h-\d+\.json$/;
 const STATUS_TIMEOUT_MS = 3_000;
+const EVENTS_TIMEOUT_MS = 5_000;
+
+/** Safe to send again: the request cannot have reached the host. */
+function retryable(err: unknown): boolean {
+  return err instanceof LinkLost && !err.maybeDelivered;
+}
 
 export const NO_HOST_FIX =
   'Open Chrome/Chromium with the X-IPE extension (or run `x-ipe-uiux start`), then check `x-ipe-uiux doctor`.';
@@ -81,11 +89,33 @@ class SocketBridgeClient implements BridgeClient {
   private readonly listeners = new Set<(event: BridgeEvent) => void>();
   private readonly dir: string;
   private readonly isPidAlive: (pid: number) => boolean;
+  private readonly inbox: CaptureInbox;
   private closed = false;
 
   constructor(private readonly options: BridgeClientOptions) {
     this.dir = runtimeDir(options.home, options.platform);
     this.isPidAlive = options.isPidAlive ?? pidAlive;
+    this.inbox = new CaptureInbox(
+      { hosts: async () => (await this.liveConnections()).map((c) => this.inboxHost(c)) },
+      { logger: options.logger },
+    );
+  }
+
+  waitForCaptures(options: WaitOptions): Promise<CaptureBatch> {
+    return this.inbox.wait(options);
+  }
+
+  private inboxHost(connection: HostConnection): InboxHost {
+    return {
+      key: `${connection.pid}@${connection.info.started_at}`,
+      fetch: (afterSeq, signal) =>
+        this.send(
+          connection,
+          EVENTS_SINCE,
+          { after_seq: afterSeq },
+          { timeoutMs: EVENTS_TIMEOUT_MS, ...(signal !== undefined ? { signal } : {}) },
+        ),
+    };
   }
 
   async hosts(options: { signal?: AbortSignal } = {}): Promise<HostSummary[]> {
@@ -110,8 +140,11 @@ class SocketBridgeClient implements BridgeClient {
         const connection = await this.pick(connections, options);
         return await this.send(connection, command, wire, options);
       } catch (err) {
-        if (!(err instanceof LinkLost) || attempt > 0 || this.closed) throw err;
-        this.options.logger.info('connection error, retrying once', { command, reason: err.message });
+        if (!retryable(err) || attempt > 0 || this.closed) throw err;
+        this.options.logger.info('connection error before the request was sent, retrying once', {
+          command,
+          reason: (err as Error).message,
+        });
         await delay(this.options.retryDelayMs ?? 200);
       }
     }
@@ -123,25 +156,32 @@ class SocketBridgeClient implements BridgeClient {
     options: RequestOptions = {},
   ): Promise<Array<HostOutcome<CommandResult<C>>>> {
     const wire = this.checkParams(command, params);
+    type Outcome = HostOutcome<CommandResult<C>> & { lost: boolean };
+    // Final outcomes by host; on the one retry only hosts whose request never left are asked again.
+    const final = new Map<string, Outcome>();
     for (let attempt = 0; ; attempt += 1) {
-      const connections = await this.liveConnections();
+      const connections = (await this.liveConnections()).filter((c) => !final.has(c.key));
       const outcomes = await Promise.all(
-        connections.map(async (connection): Promise<HostOutcome<CommandResult<C>> & { lost: boolean }> => {
+        connections.map(async (connection): Promise<Outcome> => {
           const host = this.summary(connection);
           const browser: BrowserInfo | null = connection.info.extension?.browser ?? null;
           try {
             const result = await this.send(connection, command, wire, options);
             return { ok: true, host, browser: resultBrowser(result) ?? browser, result, lost: false };
           } catch (err) {
-            return { ok: false, host, browser, error: toErrorPayload(err), lost: err instanceof LinkLost };
+            return { ok: false, host, browser, error: toErrorPayload(err), lost: retryable(err) };
           }
         }),
       );
-      if (attempt === 0 && outcomes.some((o) => o.lost) && !this.closed) {
+      const retry = attempt === 0 && outcomes.some((o) => o.lost) && !this.closed;
+      for (const outcome of outcomes) if (!retry || !outcome.lost) final.set(outcome.host.key, outcome);
+      if (retry) {
         await delay(this.options.retryDelayMs ?? 200);
         continue;
       }
-      return outcomes.map(({ lost: _lost, ...outcome }) => outcome);
+      return [...final.values()]
+        .sort((a, b) => (a.host.key < b.host.key ? -1 : a.host.key > b.host.key ? 1 : 0))
+        .map(({ lost: _lost, ...outcome }) => outcome);
     }
   }
 
@@ -320,7 +360,10 @@ class SocketBridgeClient implements BridgeClient {
       client: { name: 'x-ipe-uiux-mcp', pid: process.pid, workspace: this.options.workspace },
       helloTimeoutMs: this.options.helloTimeoutMs ?? HELLO_TIMEOUT_MS,
       logger: this.options.logger,
-      onEvent: (event, connection) => this.emit(connection, event.event, event.data),
+      onEvent: (event, connection) => {
+        if (event.seq !== undefined) this.inbox.notify(this.inboxHost(connection));
+        this.emit(connection, event.event, event.data);
+      },
       onClose: () => {
         if (this.connections.get(file) === connection) this.connections.delete(file);
         this.options.logger.info('host link closed', { pid: descriptor.pid });

@@ -6,6 +6,7 @@ import type {
   ErrorPayload,
   HostInfo,
 } from '../../shared/src/index.js';
+import type { CaptureBatch, WaitOptions } from './capture-inbox.js';
 
 /**
  * What tools may ask of the bridge (the MCP server's side of the host links). Tools depend on this
@@ -37,6 +38,12 @@ export interface BridgeClient {
   ): Promise<Array<HostOutcome<CommandResult<C>>>>;
   /** Everything known about every link, for bridge_status and doctor. Never throws. */
   status(options?: { signal?: AbortSignal }): Promise<BridgeReport>;
+  /**
+   * This server's capture events (what the designer did in the toolbar) from every host: at once
+   * when some are queued, else the first to arrive within `timeoutMs` (an empty list after it).
+   * Each event is returned once; throws BACKEND_UNREACHABLE when no host is reachable at all.
+   */
+  waitForCaptures(options: WaitOptions): Promise<CaptureBatch>;
   /** Events pushed by hosts (`type:'event'`); returns an unsubscribe function. */
   onEvent(listener: (event: BridgeEvent) => void): () => void;
   close(): Promise<void>;

@@ -14,12 +14,23 @@ import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/f
 import type { Logger } from '../../shared/src/node/logger.js';
 
 /**
- * The link to a host went away before it answered (refused, reset, closed). The request may be
- * retried once on a re-discovered host; every other error is final.
+ * The link to a host went away before it answered (refused, reset, closed). When the request
+ * never reached the host (`maybeDelivered` false: connect refused, or the socket was already
+ * closed at the write) it may be retried once on a re-discovered host. Once the request was
+ * handed to the OS the host may have received and run it (an injection, a save), so it is never
+ * repeated; every other error is final too.
  */
 export class LinkLost extends XipeError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  readonly maybeDelivered: boolean;
+
+  constructor(message: string, details?: Record<string, unknown>, maybeDelivered = false) {
     super('BACKEND_UNREACHABLE', message, details);
+    this.maybeDelivered = maybeDelivered;
+  }
+
+  /** Safe to send again: the host cannot have seen it. */
+  get retryable(): boolean {
+    return !this.maybeDelivered;
   }
 }
 
@@ -36,9 +47,12 @@ export interface HostConnectionOptions {
 }
 
 interface Pending {
+  command: string;
   resolve: (result: unknown) => void;
   reject: (err: XipeError) => void;
   cleanup: () => void;
+  /** The frame was handed to the OS: the host may have it. */
+  written: boolean;
 }
 
 /**
@@ -238,9 +252,23 @@ export class HostConnection {
         onAbort();
         return;
       }
+      if (this.socket.destroyed || !this.socket.writable) {
+        cleanup();
+        reject(
+          new LinkLost(`The connection to host pid ${this.pid} was already closed; ${command} was not sent`, {
+            pid: this.pid,
+          }),
+        );
+        return;
+      }
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, { resolve, reject, cleanup });
-      this.socket.write(frame);
+      const entry: Pending = { command, resolve, reject, cleanup, written: false };
+      this.pending.set(id, entry);
+      // The callback runs once the OS has taken the whole frame (before any later close or reply
+      // is read), or with EPIPE/ECONNRESET when the host was already gone: then it never got it.
+      this.socket.write(frame, (err) => {
+        if (err == null) entry.written = true;
+      });
     });
   }
 
@@ -349,14 +377,22 @@ export class HostConnection {
   private shutdown(reason: string): void {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
-    this.failAll(new LinkLost(reason, { pid: this.pid }));
+    this.failAll((entry) =>
+      entry.written
+        ? new LinkLost(
+            `${reason}. The ${entry.command} request had been sent, so it may have run; it was not repeated. Check its effect (list_tabs, bridge_status) before calling again.`,
+            { pid: this.pid, command: entry.command, maybe_delivered: true },
+            true,
+          )
+        : new LinkLost(reason, { pid: this.pid }),
+    );
     this.options.onClose();
   }
 
-  private failAll(err: XipeError): void {
+  private failAll(err: XipeError | ((entry: Pending) => XipeError)): void {
     for (const entry of this.pending.values()) {
       entry.cleanup();
-      entry.reject(err);
+      entry.reject(typeof err === 'function' ? err(entry) : err);
     }
     this.pending.clear();
   }

@@ -6,6 +6,11 @@ export interface ListedTab {
   page_index: number;
   browser_id: string;
   browser: string;
+  /**
+   * The browser profile: extensions cannot read the profile folder's name, so this is the random
+   * id the extension keeps in that profile's storage (the part of browser_id after the name).
+   */
+  profile: string;
   window_id: number;
   tab_id: number;
   index: number;
@@ -32,6 +37,11 @@ export interface TabListing {
 }
 
 const LIST_TIMEOUT_MS = 10_000;
+
+/** `chromium-1a2b3c` → `1a2b3c` (the id the extension stores per profile). */
+export function profileOf(browserId: string, name: string): string {
+  return browserId.startsWith(`${name}-`) ? browserId.slice(name.length + 1) : browserId;
+}
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -67,6 +77,7 @@ export async function listAllTabs(
       rows.push({
         browser_id: browser.browser_id,
         browser: browser.name,
+        profile: profileOf(browser.browser_id, browser.name),
         window_id: tab.window_id,
         tab_id: tab.id,
         index: tab.index,

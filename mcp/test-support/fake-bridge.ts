@@ -5,6 +5,7 @@
 
 import {
   type BrowserInfo,
+  type CaptureEvent,
   type CommandName,
   type CommandResult,
   type ErrorPayload,
@@ -20,6 +21,7 @@ import type {
   HostSummary,
   RequestOptions,
 } from '../src/bridge.js';
+import type { CaptureBatch, WaitOptions } from '../src/capture-inbox.js';
 import type { ToolContext } from '../src/tools/define-tool.js';
 
 export const browserInfo = (id: string): BrowserInfo => ({
@@ -71,6 +73,11 @@ export class FakeBridge implements BridgeClient {
   readonly sent: SentRequest[] = [];
   readonly listeners = new Set<(event: BridgeEvent) => void>();
   report: BridgeReport | null = null;
+  /** Capture events waitForCaptures hands out (all at once, then empty). */
+  captures: CaptureEvent[] = [];
+  capturesDropped = 0;
+  readonly captureWaits: WaitOptions[] = [];
+  private readonly captureWakers = new Set<() => void>();
 
   constructor(readonly hostList: Array<{ info: HostInfo; answer: FakeAnswer }> = []) {}
 
@@ -144,6 +151,34 @@ export class FakeBridge implements BridgeClient {
         })),
       }
     );
+  }
+
+  /** Queues capture events and wakes a pending waitForCaptures. */
+  pushCaptures(...events: CaptureEvent[]): void {
+    this.captures.push(...events);
+    for (const wake of [...this.captureWakers]) wake();
+  }
+
+  async waitForCaptures(options: WaitOptions): Promise<CaptureBatch> {
+    this.captureWaits.push(options);
+    await this.hosts();
+    if (this.captures.length === 0) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          this.captureWakers.delete(done);
+          options.signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, options.timeoutMs);
+        this.captureWakers.add(done);
+        options.signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+    const batch = { events: this.captures, dropped: this.capturesDropped };
+    this.captures = [];
+    this.capturesDropped = 0;
+    return batch;
   }
 
   onEvent(listener: (event: BridgeEvent) => void): () => void {

@@ -3,7 +3,7 @@ import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
 import type { Envelope, ExtensionInfo, HostInfo, Request, Response } from '../../shared/src/envelopes.js';
 import { XipeError } from '../../shared/src/errors.js';
 import type { Logger } from '../../shared/src/node/logger.js';
-import type { HostHandler, HostHandlerContext } from './handlers/types.js';
+import type { HostContextBase, HostHandler } from './handlers/types.js';
 import { type ClientPort, type RequestContextParts, Router } from './router.js';
 
 const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, file: null };
@@ -69,7 +69,7 @@ function setup(options: { handlers?: Record<string, HostHandler>; sendThrows?: E
         env: {},
         config: { workspaces: [], max_payload_bytes: 1 },
         hostInfo,
-      } satisfies HostHandlerContext;
+      } satisfies HostContextBase;
     },
   });
   const hello = (): void =>

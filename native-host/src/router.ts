@@ -17,7 +17,9 @@ import {
   XipeError,
 } from '../../shared/src/errors.js';
 import type { Logger } from '../../shared/src/node/logger.js';
-import type { HostHandler, HostHandlerContext, RequestSource } from './handlers/types.js';
+import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
+import { EventBuffer } from './event-buffer.js';
+import type { HostContextBase, HostHandler, HostHandlerContext, RequestSource } from './handlers/types.js';
 
 /**
  * The host's switchboard, free of I/O so it is unit-tested with fakes: bridge clients' requests go
@@ -47,7 +49,7 @@ export interface RouterOptions {
   extension: ExtensionPort;
   handlers: Readonly<Record<string, HostHandler>>;
   /** Builds a handler context from the per-request parts; the rest (home, config…) is the caller's. */
-  context: (request: RequestContextParts) => HostHandlerContext;
+  context: (request: RequestContextParts) => HostContextBase;
   hostInfo: () => HostInfo;
   /** Called after a fatal handshake failure on the native link has been answered. */
   onFatal: (reason: string) => void;
@@ -56,6 +58,8 @@ export interface RouterOptions {
   relayMarginMs?: number;
   /** Used when a request carries no timeout_ms. */
   defaultTimeoutMs?: number;
+  /** How many capture events the host keeps for clients that connect later. */
+  eventCapacity?: number;
 }
 
 export interface RequestContextParts {
@@ -70,6 +74,14 @@ interface PendingRelay {
   clientRequestId: RequestId;
   command: string;
   timer: NodeJS.Timeout;
+}
+
+/** A request the host itself sent to the extension (ExtensionRequester). */
+interface PendingOwn {
+  command: string;
+  resolve: (result: unknown) => void;
+  reject: (err: XipeError) => void;
+  cleanup: () => void;
 }
 
 export const RELAY_TIMEOUT_MARGIN_MS = 1_000;
@@ -97,6 +109,9 @@ export class Router {
   private readonly defaultTimeoutMs: number;
   private readonly clients = new Map<ClientPort, AbortController>();
   private readonly pending = new Map<number, PendingRelay>();
+  private readonly own = new Map<number, PendingOwn>();
+  /** Capture events, numbered, for `events_since`. */
+  readonly events: EventBuffer;
   private readonly inFlight = new Set<Promise<Response>>();
   private extensionAbort = new AbortController();
   private extensionInfoValue: ExtensionInfo | null = null;
@@ -108,6 +123,7 @@ export class Router {
     this.commands = options.commands ?? COMMANDS;
     this.relayMarginMs = options.relayMarginMs ?? RELAY_TIMEOUT_MARGIN_MS;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    this.events = new EventBuffer(options.eventCapacity);
   }
 
   get extensionConnected(): boolean {
@@ -147,7 +163,7 @@ export class Router {
           });
           return;
         }
-        this.broadcast(envelope);
+        this.onExtensionEvent(envelope);
         return;
       case 'error':
         this.options.logger.warn('extension reported a link error', {
@@ -178,6 +194,17 @@ export class Router {
     this.connected = false;
     this.extensionAbort.abort();
     this.extensionAbort = new AbortController();
+    for (const [relayId, entry] of this.own) {
+      this.own.delete(relayId);
+      entry.cleanup();
+      entry.reject(
+        new XipeError(
+          'EXTENSION_NOT_CONNECTED',
+          `The extension went away (${reason}). ${EXTENSION_NOT_CONNECTED_MESSAGE}`,
+          { command: entry.command },
+        ),
+      );
+    }
     for (const [relayId, entry] of this.pending) {
       this.pending.delete(relayId);
       clearTimeout(entry.timer);
@@ -229,6 +256,14 @@ export class Router {
 
   private onExtensionResponse(response: Response): void {
     const relayId = typeof response.id === 'number' ? response.id : Number.NaN;
+    const mine = this.own.get(relayId);
+    if (mine !== undefined) {
+      this.own.delete(relayId);
+      mine.cleanup();
+      if (response.ok) mine.resolve(response.result);
+      else mine.reject(XipeError.from(response.error));
+      return;
+    }
     const entry = this.pending.get(relayId);
     if (entry === undefined) {
       this.options.logger.debug('dropped a late or unknown response from the extension', { id: response.id });
@@ -400,6 +435,93 @@ export class Router {
     }
   }
 
+  /**
+   * Capture events are validated, numbered and kept (stripped to their schema, so no image bytes)
+   * before every client gets them; other events are passed on as they are.
+   */
+  private onExtensionEvent(envelope: Event): void {
+    if (!(CAPTURE_EVENTS as readonly string[]).includes(envelope.event)) {
+      this.broadcast(envelope);
+      return;
+    }
+    const stored = this.events.add(
+      envelope.event,
+      envelope.data,
+      this.extensionInfoValue?.browser.browser_id ?? null,
+    );
+    if (stored === null) {
+      this.options.logger.warn('dropped an invalid capture event from the extension', {
+        event: envelope.event,
+      });
+      return;
+    }
+    this.broadcast({ type: 'event', event: envelope.event, data: stored, seq: stored.seq });
+  }
+
+  /**
+   * The host's own request to the extension, under a relay id like relayed ones (ids never clash).
+   * Used by host handlers through `ctx.extension`.
+   */
+  requestExtension(
+    command: string,
+    params: unknown,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<unknown> {
+    if (this.stopped || !this.connected) {
+      return Promise.reject(
+        new XipeError('EXTENSION_NOT_CONNECTED', EXTENSION_NOT_CONNECTED_MESSAGE, { command }),
+      );
+    }
+    const relayId = this.nextRelayId++;
+    const waitMs = options.timeoutMs + this.relayMarginMs;
+    const { signal } = options;
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (!this.own.delete(relayId)) return;
+        cleanup();
+        reject(
+          new XipeError(
+            'TIMEOUT',
+            `The extension did not answer '${command}' within ${waitMs} ms. The page or browser may be busy: retry, or pass a larger timeout_ms.`,
+            { command, timeout_ms: waitMs },
+          ),
+        );
+      }, waitMs);
+      timer.unref();
+      const onAbort = (): void => {
+        if (!this.own.delete(relayId)) return;
+        cleanup();
+        reject(
+          new XipeError('TIMEOUT', `'${command}' was cancelled before the extension answered.`, { command }),
+        );
+      };
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      if (signal?.aborted === true) {
+        clearTimeout(timer);
+        reject(new XipeError('TIMEOUT', `'${command}' was cancelled before it was sent.`, { command }));
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.own.set(relayId, { command, resolve, reject, cleanup });
+      try {
+        this.options.extension.send({
+          type: 'request',
+          id: relayId,
+          command,
+          params,
+          timeout_ms: options.timeoutMs,
+        });
+      } catch (err) {
+        this.own.delete(relayId);
+        cleanup();
+        reject(XipeError.from(toErrorPayload(err)));
+      }
+    });
+  }
+
   private broadcast(event: Event): void {
     for (const client of this.clients.keys()) {
       try {
@@ -443,7 +565,12 @@ export class Router {
     parts: RequestContextParts,
   ): Promise<Response> {
     try {
-      const result = await handler(request.params, this.options.context(parts));
+      const ctx: HostHandlerContext = {
+        ...this.options.context(parts),
+        extension: { request: (command, params, options) => this.requestExtension(command, params, options) },
+        events: this.events,
+      };
+      const result = await handler(request.params, ctx);
       // `result` must be present on the wire (JSON drops undefined; receivers require the key).
       return { type: 'response', id: request.id, ok: true, result: result ?? null };
     } catch (err) {

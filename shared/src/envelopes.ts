@@ -103,6 +103,8 @@ export const Event = z.object({
   type: z.literal('event'),
   event: z.string().min(1).max(100),
   data: z.unknown(),
+  /** Set by a host on capture events it forwards to bridge clients (its ring's sequence number). */
+  seq: z.number().int().positive().optional(),
 });
 export type Event = z.infer<typeof Event>;
 

@@ -1,4 +1,5 @@
 // Browser-safe part of the shared contract: the extension may import only this entry point.
+export * from './capture-events.js';
 export * from './chunking.js';
 export * from './commands/index.js';
 export * from './constants.js';

@@ -30,6 +30,7 @@ function fakeBridge(request: FakeRequest): BridgeClient {
     request: request as unknown as BridgeClient['request'],
     requestEach: unused,
     status: unused,
+    waitForCaptures: unused,
     onEvent: () => () => undefined,
     close: async () => undefined,
   };

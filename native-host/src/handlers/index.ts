@@ -1,11 +1,15 @@
+import { EVENTS_SINCE } from '../../../shared/src/commands/events-since.js';
 import { HOST_STATUS } from '../../../shared/src/commands/host-status.js';
 import { LIST_IDEAS } from '../../../shared/src/commands/list-ideas.js';
 import { NEXT_REFERENCE_IDS } from '../../../shared/src/commands/next-reference-ids.js';
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
+import { SAVE_SCREENSHOT } from '../../../shared/src/commands/save-screenshot.js';
+import { eventsSince } from './events-since.js';
 import { hostStatus } from './host-status.js';
 import { listIdeasHandler } from './list-ideas.js';
 import { nextReferenceIds } from './next-reference-ids.js';
 import { saveReferenceHandler } from './save-reference.js';
+import { saveScreenshotHandler } from './save-screenshot.js';
 import type { HostHandler } from './types.js';
 
 export type { HostHandler, HostHandlerContext, RequestSource } from './types.js';
@@ -19,4 +23,6 @@ export const HOST_HANDLERS: Record<string, HostHandler> = {
   [SAVE_REFERENCE]: saveReferenceHandler,
   [LIST_IDEAS]: listIdeasHandler,
   [NEXT_REFERENCE_IDS]: nextReferenceIds,
+  [SAVE_SCREENSHOT]: saveScreenshotHandler,
+  [EVENTS_SINCE]: eventsSince,
 };

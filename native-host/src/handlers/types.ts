@@ -1,3 +1,4 @@
+import type { EventsSinceResult } from '../../../shared/src/commands/events-since.js';
 import type { HostInfo } from '../../../shared/src/envelopes.js';
 import type { Config } from '../../../shared/src/node/config.js';
 import type { Logger } from '../../../shared/src/node/logger.js';
@@ -5,8 +6,8 @@ import type { Logger } from '../../../shared/src/node/logger.js';
 /** Where a request to the host came from: an MCP server over the bridge, or the extension itself. */
 export type RequestSource = 'bridge' | 'extension';
 
-/** The narrow context every host handler gets; handlers touch nothing else (no module globals). */
-export interface HostHandlerContext {
+/** What the router's caller supplies per request; the router adds the rest of HostHandlerContext. */
+export interface HostContextBase {
   readonly logger: Logger;
   /** The per-user home (XIPE_UIUX_HOME or the platform default). */
   readonly home: string;
@@ -21,6 +22,31 @@ export interface HostHandlerContext {
   readonly payloadBytes: number;
   /** Aborted when the requester goes away or the host shuts down. */
   readonly signal: AbortSignal;
+}
+
+/** The host's own requests to the extension (e.g. the PNG for `save_screenshot`). */
+export interface ExtensionRequester {
+  /**
+   * Sends `command` to the extension and resolves with its raw result (the caller parses it).
+   * Rejects with the extension's error, EXTENSION_NOT_CONNECTED, or TIMEOUT after `timeoutMs`
+   * plus a margin; an abort of `signal` stops waiting.
+   */
+  request(
+    command: string,
+    params: unknown,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<unknown>;
+}
+
+/** The capture events this host has buffered. */
+export interface CaptureEventSource {
+  since(afterSeq: number): EventsSinceResult;
+}
+
+/** The narrow context every host handler gets; handlers touch nothing else (no module globals). */
+export interface HostHandlerContext extends HostContextBase {
+  readonly extension: ExtensionRequester;
+  readonly events: CaptureEventSource;
 }
 
 /**

@@ -1,17 +1,29 @@
 import type { z } from 'zod';
+import {
+  CAPTURE_SCREENSHOT,
+  CaptureScreenshotParams,
+  CaptureScreenshotResult,
+} from './capture-screenshot.js';
+import { EVENTS_SINCE, EventsSinceParams, EventsSinceResult } from './events-since.js';
 import { HOST_STATUS, HostStatusParams, HostStatusResult } from './host-status.js';
 import { INJECT_SCRIPT, InjectScriptParams, InjectScriptResult } from './inject-script.js';
+import { INJECT_TOOLBAR, InjectToolbarParams, InjectToolbarResult } from './inject-toolbar.js';
 import { LIST_IDEAS, ListIdeasParams, ListIdeasResult } from './list-ideas.js';
 import { LIST_TABS, ListTabsParams, ListTabsResult } from './list-tabs.js';
 import { NEXT_REFERENCE_IDS, NextReferenceIdsParams, NextReferenceIdsResult } from './next-reference-ids.js';
 import { SAVE_REFERENCE, SaveReferenceParams, SaveReferenceResult } from './save-reference.js';
+import { SAVE_SCREENSHOT, SaveScreenshotParams, SaveScreenshotResult } from './save-screenshot.js';
 
+export * from './capture-screenshot.js';
+export * from './events-since.js';
 export * from './host-status.js';
 export * from './inject-script.js';
+export * from './inject-toolbar.js';
 export * from './list-ideas.js';
 export * from './list-tabs.js';
 export * from './next-reference-ids.js';
 export * from './save-reference.js';
+export * from './save-screenshot.js';
 export * from './target.js';
 
 /** Who answers a command: relayed to the extension, or handled by the native host itself. */
@@ -31,6 +43,14 @@ export const COMMANDS = {
   [SAVE_REFERENCE]: { handledBy: 'host', params: SaveReferenceParams, result: SaveReferenceResult },
   [LIST_IDEAS]: { handledBy: 'host', params: ListIdeasParams, result: ListIdeasResult },
   [NEXT_REFERENCE_IDS]: { handledBy: 'host', params: NextReferenceIdsParams, result: NextReferenceIdsResult },
+  [INJECT_TOOLBAR]: { handledBy: 'extension', params: InjectToolbarParams, result: InjectToolbarResult },
+  [CAPTURE_SCREENSHOT]: {
+    handledBy: 'extension',
+    params: CaptureScreenshotParams,
+    result: CaptureScreenshotResult,
+  },
+  [SAVE_SCREENSHOT]: { handledBy: 'host', params: SaveScreenshotParams, result: SaveScreenshotResult },
+  [EVENTS_SINCE]: { handledBy: 'host', params: EventsSinceParams, result: EventsSinceResult },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,4 +1,6 @@
+import { captureScreenshot } from './capture-screenshot.js';
 import { injectScript } from './inject-script.js';
+import { injectToolbar } from './inject-toolbar.js';
 import { listTabs } from './list-tabs.js';
 import type { ExtensionCommand, Handler } from './types.js';
 
@@ -9,4 +11,6 @@ import type { ExtensionCommand, Handler } from './types.js';
 export const HANDLERS: { readonly [C in ExtensionCommand]: Handler<C> } = {
   list_tabs: listTabs,
   inject_script: injectScript,
+  inject_toolbar: injectToolbar,
+  capture_screenshot: captureScreenshot,
 };

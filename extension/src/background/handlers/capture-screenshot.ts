@@ -1,0 +1,187 @@
+import type {
+  CaptureScreenshotParams,
+  CaptureScreenshotResult,
+  TabInfo,
+} from '../../../../shared/src/index.js';
+import { EXTENSION_ORIGIN, XipeError } from '../../../../shared/src/index.js';
+import { chromeApi } from '../../platform/browser.js';
+import { cropToImage } from '../../toolbar/crop-math.js';
+import { alignStep, planFullPage } from '../../toolbar/stitch-plan.js';
+import { forbiddenReason } from '../injection/forbidden-urls.js';
+import { mapApiError } from '../injection/run-injection.js';
+import {
+  type ElementProbe,
+  type PageMetrics,
+  preparePage,
+  restorePage,
+} from '../screenshot/page-functions.js';
+import { listAllTabs, pickTarget } from '../tabs.js';
+import { captureQuota, captureTab, pngBase64, StitchJobs } from '../toolbar/capture.js';
+import { withQuotaRetry } from '../toolbar/capture-quota.js';
+import type { HandlerContext } from './types.js';
+
+/**
+ * `capture_screenshot`: a PNG of the viewport, of one element (scrolled into view, cropped at the
+ * captured image's real scale), or of the full page (scroll and stitch, the toolbar's plan and
+ * stitcher). The tab is brought to front first (captureVisibleTab shows the active tab); the
+ * shared quota gate keeps within Chrome's 2 captures per second; the toolbar is hidden during the
+ * shot and the scroll position is restored whatever happens.
+ */
+
+const stitcher = new StitchJobs();
+
+type PrepareOptions = Parameters<typeof preparePage>[0];
+
+async function inPage(
+  tabId: number,
+  options: PrepareOptions,
+): Promise<ElementProbe | { found: null; metrics: PageMetrics }> {
+  const [injection] = await chromeApi.scripting.executeScript({
+    target: { tabId },
+    func: preparePage,
+    args: [options],
+  });
+  const result = injection?.result as ElementProbe | { found: null; metrics: PageMetrics } | null | undefined;
+  if (result === null || result === undefined)
+    throw new Error('Could not reach the page to take the screenshot');
+  return result;
+}
+
+/** Prepares the page without looking for an element and returns where it is now. */
+async function measure(tabId: number, options: Omit<PrepareOptions, 'selector'>): Promise<PageMetrics> {
+  const result = await inPage(tabId, { ...options, selector: null });
+  if (!('metrics' in result)) throw new Error(`Could not measure the page: ${JSON.stringify(result)}`);
+  return result.metrics;
+}
+
+async function restore(tabId: number): Promise<void> {
+  await chromeApi.scripting.executeScript({ target: { tabId }, func: restorePage }).catch(() => undefined);
+}
+
+async function bringToFront(tab: TabInfo): Promise<void> {
+  if (!tab.active) await chromeApi.tabs.update(tab.id, { active: true });
+  await chromeApi.windows.update(tab.window_id, { focused: true }).catch(() => undefined);
+}
+
+function canvas2d(width: number, height: number): [OffscreenCanvas, OffscreenCanvasRenderingContext2D] {
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = canvas.getContext('2d', { alpha: false });
+  if (!ctx) throw new Error('OffscreenCanvas 2D context unavailable');
+  ctx.imageSmoothingEnabled = false;
+  return [canvas, ctx];
+}
+
+async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
+  const metrics = await measure(tab.id, { scrollTo: null, hideFloating: false });
+  const dataUrl = await withQuotaRetry(captureQuota, () =>
+    chromeApi.tabs.captureVisibleTab(tab.window_id, { format: 'png' }),
+  );
+  const png = dataUrl.slice(dataUrl.indexOf(',') + 1);
+  const bytes = Uint8Array.from(atob(png.slice(0, 44)), (c) => c.charCodeAt(0));
+  const view = new DataView(bytes.buffer);
+  const width = view.getUint32(16);
+  const height = view.getUint32(20);
+  return { png, width, height, scale: width / metrics.viewportWidth };
+}
+
+async function elementShot(tab: TabInfo, selector: string): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
+  const probe = await inPage(tab.id, { scrollTo: null, selector, hideFloating: false });
+  if (probe.found === false) {
+    throw new XipeError(
+      'VALIDATION_ERROR',
+      `Invalid input: selector: no element matches ${JSON.stringify(selector)} in tab ${tab.id} (${tab.url}). Check the selector (inject_script can list candidates), or use mode 'viewport'.`,
+      { issues: [{ field: 'selector', message: 'matches no element' }], selector, tab_id: tab.id },
+    );
+  }
+  if (probe.found !== true) throw new Error('element probe failed');
+  const viewport = { width: probe.metrics.viewportWidth, height: probe.metrics.viewportHeight };
+  const bitmap = await captureTab(tab.id);
+  try {
+    const px = cropToImage(probe.rect, viewport, bitmap);
+    if (px === null) {
+      throw new XipeError(
+        'VALIDATION_ERROR',
+        `Invalid input: selector: ${JSON.stringify(selector)} has no visible box (zero size, hidden or off-screen). Pick a visible element.`,
+        { issues: [{ field: 'selector', message: 'element is not visible' }], selector, rect: probe.rect },
+      );
+    }
+    const [canvas, ctx] = canvas2d(px.sw, px.sh);
+    ctx.drawImage(bitmap, px.sx, px.sy, px.sw, px.sh, 0, 0, px.sw, px.sh);
+    return {
+      png: await pngBase64(canvas),
+      width: px.sw,
+      height: px.sh,
+      scale: bitmap.width / viewport.width,
+    };
+  } finally {
+    bitmap.close();
+  }
+}
+
+async function fullPageShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
+  const m = await measure(tab.id, { scrollTo: null, hideFloating: false });
+  const plan = planFullPage({
+    scrollHeight: m.scrollHeight,
+    viewportWidth: m.clientWidth,
+    viewportHeight: m.clientHeight,
+    devicePixelRatio: m.dpr,
+  });
+  const job = stitcher.begin(tab.id, plan.width, plan.height);
+  try {
+    for (const [i, step] of plan.steps.entries()) {
+      const at = await measure(tab.id, { scrollTo: step.scrollY, hideFloating: i >= 1 });
+      const band = alignStep(step, at.scrollY, at.clientHeight);
+      if (band === null) {
+        throw new XipeError(
+          'SCRIPT_ERROR',
+          `The page would not scroll to ${step.scrollY}px for the next band of the full-page shot. Try mode 'viewport', or scroll the page first.`,
+          { tab_id: tab.id, scroll_y: step.scrollY, reached: at.scrollY },
+        );
+      }
+      const viewport = { width: at.viewportWidth, height: at.viewportHeight, dpr: at.dpr };
+      await stitcher.band(tab.id, job, { srcY: band.srcY, height: band.height, destY: band.destY }, viewport);
+    }
+    const out = await stitcher.end(tab.id, job);
+    if (out === null) throw new Error('the full-page shot produced no image');
+    return {
+      png: out.png,
+      width: out.width,
+      height: out.height,
+      scale: out.width / plan.width,
+      ...(plan.capped ? { capped_at: plan.height } : {}),
+    };
+  } catch (err) {
+    stitcher.abandon(tab.id, job);
+    throw err;
+  }
+}
+
+export async function captureScreenshot(
+  params: CaptureScreenshotParams,
+  _ctx: HandlerContext,
+): Promise<CaptureScreenshotResult> {
+  const tab = pickTarget(await listAllTabs(), params.target);
+  const ref = { id: tab.id, url: tab.url, title: tab.title };
+  const reason = forbiddenReason(tab.url, chromeApi.runtime.getURL('/') || EXTENSION_ORIGIN);
+  if (reason !== null) {
+    throw new XipeError(
+      'INJECTION_BLOCKED',
+      `Cannot take a screenshot of tab ${tab.id} (${tab.url || 'no URL'}): ${reason}. Target a normal web page (tab_id, url_contains or page_index from list_tabs).`,
+      { tab: ref },
+    );
+  }
+  try {
+    await bringToFront(tab);
+    const shot =
+      params.mode === 'element'
+        ? await elementShot(tab, params.selector ?? '')
+        : params.mode === 'full_page'
+          ? await fullPageShot(tab)
+          : await viewportShot(tab);
+    return { ...shot, tab: ref };
+  } catch (err) {
+    throw mapApiError(err, tab.id);
+  } finally {
+    await restore(tab.id);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Functions `capture_screenshot` runs in the tab's isolated world with scripting.executeScript.
+ * Each is serialised on its own, so each is self-contained (no imports, no outer names). State
+ * between calls (what to restore) lives on one isolated-world global, invisible to the page.
+ */
+
+export interface PageMetrics {
+  scrollX: number;
+  scrollY: number;
+  /** window.innerWidth/innerHeight: the area captureVisibleTab captures, in CSS px. */
+  viewportWidth: number;
+  viewportHeight: number;
+  /** Without scrollbars (the stitched width and band height). */
+  clientWidth: number;
+  clientHeight: number;
+  scrollHeight: number;
+  dpr: number;
+}
+
+export type ElementProbe =
+  | { found: false }
+  | { found: true; rect: { x: number; y: number; width: number; height: number }; metrics: PageMetrics };
+
+/**
+ * Hides our toolbar (it would cover the page in the shot), optionally hides fixed/sticky elements
+ * (full page, after the first band), scrolls, waits two frames so the capture shows the new state,
+ * and reports where things are. `selector`: scroll that element into view and return its rect.
+ */
+export async function preparePage(options: {
+  scrollTo: number | null;
+  selector: string | null;
+  hideFloating: boolean;
+}): Promise<ElementProbe | { found: null; metrics: PageMetrics }> {
+  const KEY = '__xipeShotRestore';
+  type Saved = { el: HTMLElement; value: string; priority: string };
+  type State = { x: number; y: number; behavior: string; hidden: Saved[]; floating: boolean };
+  const g = globalThis as unknown as Record<string, State | undefined>;
+  const de = document.documentElement;
+  const hide = (el: HTMLElement, list: Saved[]): void => {
+    list.push({
+      el,
+      value: el.style.getPropertyValue('visibility'),
+      priority: el.style.getPropertyPriority('visibility'),
+    });
+    el.style.setProperty('visibility', 'hidden', 'important');
+  };
+  let state = g[KEY];
+  if (state === undefined) {
+    state = {
+      x: window.scrollX,
+      y: window.scrollY,
+      behavior: de.style.getPropertyValue('scroll-behavior'),
+      hidden: [],
+      floating: false,
+    };
+    g[KEY] = state;
+    de.style.setProperty('scroll-behavior', 'auto', 'important');
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('x-ipe-uiux-toolbar')))
+      hide(el, state.hidden);
+  }
+  if (options.hideFloating && !state.floating) {
+    state.floating = true;
+    for (const el of Array.from(document.body?.querySelectorAll<HTMLElement>('*') ?? [])) {
+      if (el.localName === 'x-ipe-uiux-toolbar') continue;
+      const pos = getComputedStyle(el).position;
+      if (pos === 'fixed' || pos === 'sticky') hide(el, state.hidden);
+    }
+  }
+  let target: Element | null = null;
+  // Chrome drops null-valued keys from executeScript args: absent arrives as undefined.
+  if (typeof options.selector === 'string') {
+    target = document.querySelector(options.selector);
+    if (target === null) return { found: false };
+    const r = target.getBoundingClientRect();
+    const inside =
+      r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+    if (!inside)
+      target.scrollIntoView({ block: r.height > window.innerHeight ? 'start' : 'center', inline: 'nearest' });
+  }
+  if (typeof options.scrollTo === 'number')
+    window.scrollTo({ left: 0, top: options.scrollTo, behavior: 'instant' });
+  await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+  const metrics: PageMetrics = {
+    scrollX: window.scrollX,
+    scrollY: window.scrollY,
+    viewportWidth: window.innerWidth,
+    viewportHeight: window.innerHeight,
+    clientWidth: de.clientWidth,
+    clientHeight: de.clientHeight,
+    scrollHeight: Math.max(de.scrollHeight, document.body?.scrollHeight ?? 0),
+    dpr: window.devicePixelRatio || 1,
+  };
+  if (target === null) return { found: null, metrics };
+  const b = target.getBoundingClientRect();
+  return { found: true, rect: { x: b.x, y: b.y, width: b.width, height: b.height }, metrics };
+}
+
+/** Puts back the scroll position, the toolbar and anything hidden. Safe to call when nothing was changed. */
+export function restorePage(): boolean {
+  const KEY = '__xipeShotRestore';
+  type Saved = { el: HTMLElement; value: string; priority: string };
+  type State = { x: number; y: number; behavior: string; hidden: Saved[] };
+  const g = globalThis as unknown as Record<string, State | undefined>;
+  const state = g[KEY];
+  if (state === undefined) return false;
+  delete g[KEY];
+  for (const { el, value, priority } of state.hidden) {
+    if (value) el.style.setProperty('visibility', value, priority);
+    else el.style.removeProperty('visibility');
+  }
+  window.scrollTo({ left: state.x, top: state.y, behavior: 'instant' });
+  const de = document.documentElement;
+  if (state.behavior) de.style.setProperty('scroll-behavior', state.behavior);
+  else de.style.removeProperty('scroll-behavior');
+  return true;
+}

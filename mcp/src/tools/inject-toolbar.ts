@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { InjectToolbarParams } from '../../../shared/src/commands/inject-toolbar.js';
+import { refineOneTarget, routeOptions, tabTargetShape } from '../tab-target-args.js';
+import { defineTool } from './define-tool.js';
+import { resolveRoute } from './inject-script.js';
+
+const TOOLBAR_TIMEOUT_MS = 15_000;
+
+export const injectToolbarTool = defineTool({
+  name: 'inject_toolbar',
+  description:
+    "Open the X-IPE designer toolbar in a tab of the user's browser, so the designer can pick elements, areas and " +
+    'colours and add notes (then call wait_for_captures to receive what they pick). Target with one of `tab_id`, ' +
+    '`url_contains`, `page_index` (see list_tabs); none = the active tab. Idempotent: a second call reports ' +
+    '`already_open: true` and adds nothing; `cleanup_before` replaces an existing toolbar. Works on strict-CSP pages.',
+  inputSchema: z
+    .strictObject({
+      ...tabTargetShape,
+      cleanup_before: InjectToolbarParams.shape.cleanup_before.describe(
+        'Remove an existing toolbar (and legacy toolbars and their guards) first, then open a fresh one.',
+      ),
+    })
+    .superRefine(refineOneTarget),
+  annotations: {
+    title: 'Open the designer toolbar',
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
+  async handler(args, ctx) {
+    const route = await resolveRoute(ctx.bridge, args, ctx.signal);
+    const result = await ctx.bridge.request(
+      'inject_toolbar',
+      { ...route.target, cleanup_before: args.cleanup_before },
+      { ...routeOptions(route), timeoutMs: TOOLBAR_TIMEOUT_MS, signal: ctx.signal },
+    );
+    return {
+      success: true,
+      already_open: result.already_open,
+      tab: result.tab,
+      next: 'Ask the designer to pick elements/colours in the toolbar, then call wait_for_captures.',
+    };
+  },
+});

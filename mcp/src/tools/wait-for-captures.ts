@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+
+export const WAIT_DEFAULT_MS = 30_000;
+export const WAIT_MAX_MS = 120_000;
+
+export const waitForCapturesTool = defineTool({
+  name: 'wait_for_captures',
+  description:
+    'Wait for what the designer does in the X-IPE toolbar (open it with inject_toolbar): element_picked, ' +
+    'area_picked, color_picked, note_added, session_saved. Returns at once with everything not yet returned to ' +
+    'you, else waits up to `timeout_ms` (default 30000, max 120000) for the first event; an empty list means ' +
+    'nothing happened yet, so call again. Each event is returned once; events from before your first call are ' +
+    'kept (bounded; `dropped` counts any lost). No image bytes: crops are saved with the session.',
+  inputSchema: z.strictObject({
+    timeout_ms: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(WAIT_MAX_MS)
+      .default(WAIT_DEFAULT_MS)
+      .describe(
+        `How long to wait for the first event (default ${WAIT_DEFAULT_MS}, max ${WAIT_MAX_MS}; 0 = just drain).`,
+      ),
+  }),
+  annotations: { title: 'Wait for designer captures', readOnlyHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    const started = performance.now();
+    const { events, dropped } = await ctx.bridge.waitForCaptures({
+      timeoutMs: args.timeout_ms,
+      signal: ctx.signal,
+    });
+    return {
+      events,
+      dropped,
+      timed_out: events.length === 0,
+      waited_ms: Math.round(performance.now() - started),
+    };
+  },
+});

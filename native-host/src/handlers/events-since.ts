@@ -1,0 +1,10 @@
+import { EventsSinceParams, type EventsSinceResult } from '../../../shared/src/commands/events-since.js';
+import { validationError } from '../../../shared/src/errors.js';
+import type { HostHandler } from './types.js';
+
+/** `events_since`: the buffered capture events after a seq, for a client catching up. */
+export const eventsSince: HostHandler = async (params, ctx): Promise<EventsSinceResult> => {
+  const parsed = EventsSinceParams.safeParse(params ?? {});
+  if (!parsed.success) throw validationError(parsed.error, 'events_since params');
+  return ctx.events.since(parsed.data.after_seq);
+};
