@@ -40,7 +40,8 @@ const LIST_TIMEOUT_MS = 10_000;
 
 /** `chromium-1a2b3c` → `1a2b3c` (the id the extension stores per profile). */
 export function profileOf(browserId: string, name: string): string {
-  return browserId.startsWith(`${name}-`) ? browserId.slice(name.length + 1) : browserId;
+  const prefix = `${name.toLowerCase()}-`;
+  return browserId.toLowerCase().startsWith(prefix) ? browserId.slice(prefix.length) : browserId;
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openToolbarOnPage } from '../../cli/src/start.js';
+import { readToken } from '../../shared/src/node/token.js';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
 import { comparePng, rectOf, ToolbarDriver } from '../helpers/toolbar-driver.js';
@@ -75,6 +77,15 @@ describe('agent tools without user scripts', () => {
       } finally {
         await ui.detach();
       }
+    });
+
+    it('is what `x-ipe-uiux start` uses to open the toolbar on its page', async () => {
+      const page = await env.openPage('/plain');
+      const { descriptor } = await env.waitForHost();
+      const outcome = await openToolbarOnPage(descriptor.endpoint, readToken(env.home) ?? '', page.url());
+      expect(outcome).toBe('the toolbar is open on the page');
+      expect(await page.evaluate(() => document.querySelectorAll('x-ipe-uiux-toolbar').length)).toBe(1);
+      await page.close();
     });
 
     it('targets by page_index from list_tabs', async () => {
