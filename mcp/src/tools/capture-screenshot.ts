@@ -53,6 +53,8 @@ export const captureScreenshotTool = defineTool({
           message: 'give output_path or idea_folder, not both',
         });
     }),
+  // The default capture limit (30 s, enforced by the host) must fire before the server's own.
+  timeoutMs: 35_000,
   annotations: { title: 'Screenshot a tab to a file', destructiveHint: false, openWorldHint: true },
   async handler(args, ctx) {
     const route = await resolveRoute(ctx.bridge, args, ctx.signal);

@@ -23,6 +23,8 @@ export const waitForCapturesTool = defineTool({
         `How long to wait for the first event (default ${WAIT_DEFAULT_MS}, max ${WAIT_MAX_MS}; 0 = just drain).`,
       ),
   }),
+  // The default wait must end (with an empty list) before the server's default tool limit does.
+  timeoutMs: WAIT_DEFAULT_MS + 5_000,
   annotations: { title: 'Wait for designer captures', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const started = performance.now();
