@@ -31,7 +31,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'mcp': {
       const { runMcp } = await import('../../mcp/src/main.js');
-      return runMcp(rest);
+      const code = await runMcp(rest);
+      // The server has answered and closed what it owns; a stray handle (a socket a late call
+      // opened, a watcher) must not keep an agent's MCP process alive after stdin closed.
+      exitAfterFlush(code);
+      return code;
     }
     case 'install':
     case 'uninstall': {
@@ -60,4 +64,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`x-ipe-uiux: unknown command '${command}'\n\n${USAGE}`);
       return 2;
   }
+}
+
+/** Exits once everything already written to stdout has been flushed (bounded by a short grace). */
+function exitAfterFlush(code: number): void {
+  const exit = (): never => process.exit(code);
+  setTimeout(exit, 2_000).unref();
+  process.stdout.write('', () => setTimeout(exit, 50).unref());
 }

@@ -274,6 +274,6 @@ export class BrowserEnv {
         }
       });
     }
-    fs.rmSync(this.root, { recursive: true, force: true });
+    fs.rmSync(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }

@@ -4,5 +4,5 @@ export * from './endpoint-descriptor.js';
 export * from './framing.js';
 export * from './logger.js';
 export * from './paths.js';
-export * from './version.js';
 export * from './token.js';
+export * from './version.js';
