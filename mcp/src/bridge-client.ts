@@ -210,6 +210,7 @@ class SocketBridgeClient implements BridgeClient {
       token_file: tokenPath(this.options.home),
       token_present: tokenPresent,
       hosts,
+      queued_events: this.inbox.pending,
     };
   }
 

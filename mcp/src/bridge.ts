@@ -93,4 +93,6 @@ export interface BridgeReport {
   token_file: string;
   token_present: boolean;
   hosts: HostLinkReport[];
+  /** Capture events this server has received and not yet handed to wait_for_captures. */
+  queued_events: number;
 }

@@ -140,6 +140,7 @@ export class FakeBridge implements BridgeClient {
         runtime_dir: '/home/run',
         token_file: '/home/token',
         token_present: true,
+        queued_events: 0,
         hosts: this.hostList.map((h) => ({
           descriptor_path: `/home/run/h-${h.info.pid}.json`,
           pid: h.info.pid,

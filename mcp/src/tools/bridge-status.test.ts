@@ -42,6 +42,7 @@ describe('bridge_status', () => {
       audit: '/home/logs/audit.log',
       hosts: ['/home/logs/host.log'],
     });
+    expect(body.queued_events).toBe(0);
   });
 
   it('says how to allow user scripts when they are not', () => {
@@ -52,6 +53,7 @@ describe('bridge_status', () => {
       runtime_dir: '/h/run',
       token_file: '/h/token',
       token_present: true,
+      queued_events: 0,
       hosts: [
         {
           descriptor_path: '/h/run/h-1.json',
@@ -74,6 +76,7 @@ describe('bridge_status', () => {
       runtime_dir: '/h/run',
       token_file: '/h/token',
       token_present: true,
+      queued_events: 0,
       hosts: [
         {
           descriptor_path: '/h/run/h-1.json',
@@ -109,6 +112,7 @@ describe('bridge_status', () => {
       runtime_dir: '/h/run',
       token_file: '/h/token',
       token_present: false,
+      queued_events: 0,
       hosts: [
         {
           descriptor_path: '/h/run/h-2.json',

@@ -40,6 +40,7 @@ export const bridgeStatusTool = defineTool({
       runtime_dir: report.runtime_dir,
       token: { file: report.token_file, present: report.token_present },
       hosts: report.hosts,
+      queued_events: report.queued_events,
       log_files: {
         mcp: ctx.logger.file,
         audit: auditLogPath(report.home),
