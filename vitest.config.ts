@@ -1,13 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 // Three levels: unit tests beside their source, integration tests with real host/MCP processes,
-// end-to-end tests with real headless Chromium and the built extension.
+// end-to-end tests with real headless Chromium and the built extension. Each level runs as its
+// own group, one after the other (sequence.groupOrder): on two cores, browsers and process
+// swarms from different levels at once only make each other slow and flaky.
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['{shared,native-host,mcp,cli,extension}/src/**/*.test.ts'],
           environment: 'node',
         },
@@ -15,16 +18,19 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           globalSetup: ['test/global-setup.ts'],
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          maxWorkers: 2,
         },
       },
       {
         test: {
           name: 'faults',
+          sequence: { groupOrder: 2 },
           globalSetup: ['test/global-setup.ts'],
           include: ['test/faults/**/*.test.ts'],
           environment: 'node',
@@ -37,6 +43,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 3 },
           globalSetup: ['test/global-setup.ts'],
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
