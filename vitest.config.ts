@@ -49,8 +49,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Each file launches its own Chromium; two cores, so keep it to two at a time.
-          maxWorkers: 2,
+          // Each file launches its own Chromium and drives real input: one file at a time keeps
+          // two cores from starving a browser mid-gesture.
+          maxWorkers: 1,
         },
       },
     ],

@@ -302,21 +302,35 @@ export class ToolbarApp {
       this.collection = state.collection;
       this.render();
       if (state.host_connected) void this.loadIdeas();
-      else
+      else {
         this.renderSave(
           'The X-IPE host is not connected: captures are kept, saving needs `x-ipe-uiux install`.',
         );
+        // The worker reconnects by itself; pick the idea list up as soon as the host is back.
+        void this.loadIdeas();
+      }
     } catch (err) {
       this.fail(err);
     }
   }
 
+  /**
+   * Loads the workspaces and idea folders from the host. A host that is (re)starting answers with
+   * an error for a moment, so keep asking with back-off (1 s doubling to 8 s, about a minute in all)
+   * until it answers or the toolbar closes; the ↻ button asks again at once.
+   */
   private async loadIdeas(): Promise<void> {
-    try {
-      this.ideas = await send({ type: 'xipe-toolbar:list_ideas' });
-      this.renderSave();
-    } catch (err) {
-      this.renderSave(err instanceof Error ? err.message : String(err));
+    const signal = this.abort.signal;
+    for (let attempt = 0, delay = 1000; attempt < 10 && !signal.aborted; attempt += 1) {
+      try {
+        this.ideas = await send({ type: 'xipe-toolbar:list_ideas' });
+        this.renderSave();
+        return;
+      } catch (err) {
+        if (this.ideas === null) this.renderSave(err instanceof Error ? err.message : String(err));
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 8000);
     }
   }
 
