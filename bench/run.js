@@ -330,6 +330,11 @@ await section('rss', async () => {
   );
 });
 
+await section('viewport_capture_vs_html2canvas', async () => {
+  const { benchHtml2canvas } = await import('./html2canvas.js');
+  await benchHtml2canvas({ browser: b, mcp, workspace, entries, N, entry, withBaseline, log });
+});
+
 const toolbarBench = path.join(ROOT, 'bench', 'toolbar.js');
 if (fs.existsSync(toolbarBench)) {
   const { benchToolbar } = await import(toolbarBench);
