@@ -7,6 +7,7 @@ import type { ErrorPayload } from '../../shared/src/errors.js';
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
 import { runtimeDir } from '../../shared/src/node/paths.js';
+import { pidAlive } from '../../shared/src/node/pid.js';
 
 /**
  * The CLI's own small bridge client (doctor and start): find host descriptors, connect, say hello
@@ -24,15 +25,6 @@ export interface DescriptorScan {
   live: LiveDescriptor[];
   /** Descriptor files that do not parse or whose pid is gone (left for the hosts to clean up). */
   stale: string[];
-}
-
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Lists host descriptors in the runtime dir; never throws (a missing dir is an empty scan). */

@@ -15,6 +15,7 @@ import {
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
+import { pidAlive } from '../../shared/src/node/pid.js';
 import { readToken } from '../../shared/src/node/token.js';
 import type {
   BridgeClient,
@@ -54,15 +55,6 @@ function retryable(err: unknown): boolean {
 
 export const NO_HOST_FIX =
   'Open Chrome/Chromium with the X-IPE extension (or run `x-ipe-uiux start`), then check `x-ipe-uiux doctor`.';
-
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** One descriptor file found in the runtime dir and what became of it. */
 interface Link {

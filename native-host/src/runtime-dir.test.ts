@@ -3,13 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
-import {
-  pidAlive,
-  prepareRuntimeDir,
-  RuntimeDirError,
-  removeStaleEndpoints,
-  writeDescriptor,
-} from './runtime-dir.js';
+import { prepareRuntimeDir, RuntimeDirError, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
 
 const posix = process.platform !== 'win32';
 let base: string;
@@ -102,15 +96,6 @@ describe('removeStaleEndpoints', () => {
 
   it('tolerates a missing dir', () => {
     expect(removeStaleEndpoints(path.join(base, 'absent'), 1)).toEqual([]);
-  });
-});
-
-describe('pidAlive', () => {
-  it('knows our own pid is alive and a reaped one is not', async () => {
-    expect(pidAlive(process.pid)).toBe(true);
-    const { spawnSync } = await import('node:child_process');
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
-    expect(pidAlive(dead)).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
+import { pidAlive } from '../../shared/src/node/pid.js';
 
 /**
  * The per-user runtime directory holds host sockets and their descriptors. Anyone who can enter
@@ -57,16 +58,6 @@ export function prepareRuntimeDir(dir: string, options: PrepareOptions = {}): { 
     );
   }
   return { created };
-}
-
-/** `process.kill(pid, 0)`: ESRCH means no such process; EPERM means it exists but is not ours. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 const ENDPOINT_FILE = /^h-(\d+)\.(json|sock)$/;

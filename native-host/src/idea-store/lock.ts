@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { XipeError } from '../../../shared/src/errors.js';
+import { pidAlive } from '../../../shared/src/node/pid.js';
 
 /**
  * Cross-process lock per idea: the file `<uiux-references>/.lock`, published with link() so it
@@ -63,15 +64,6 @@ export async function processStartTime(pid: number): Promise<string | null> {
     return fields[19] ?? null;
   } catch {
     return null;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
