@@ -3,11 +3,10 @@ import type {
   CaptureScreenshotResult,
   TabInfo,
 } from '../../../../shared/src/index.js';
-import { EXTENSION_ORIGIN, XipeError } from '../../../../shared/src/index.js';
+import { XipeError } from '../../../../shared/src/index.js';
 import { chromeApi } from '../../platform/browser.js';
 import { cropToImage } from '../../toolbar/crop-math.js';
 import { alignStep, planFullPage } from '../../toolbar/stitch-plan.js';
-import { forbiddenReason } from '../injection/forbidden-urls.js';
 import { mapApiError } from '../injection/run-injection.js';
 import {
   type ElementProbe,
@@ -15,7 +14,7 @@ import {
   preparePage,
   restorePage,
 } from '../screenshot/page-functions.js';
-import { listAllTabs, pickTarget } from '../tabs.js';
+import { scriptableTab } from '../scriptable-tab.js';
 import { captureQuota, captureTab, pngBase64, StitchJobs } from '../toolbar/capture.js';
 import { withQuotaRetry } from '../toolbar/capture-quota.js';
 import type { HandlerContext } from './types.js';
@@ -160,16 +159,7 @@ export async function captureScreenshot(
   params: CaptureScreenshotParams,
   _ctx: HandlerContext,
 ): Promise<CaptureScreenshotResult> {
-  const tab = pickTarget(await listAllTabs(), params.target);
-  const ref = { id: tab.id, url: tab.url, title: tab.title };
-  const reason = forbiddenReason(tab.url, chromeApi.runtime.getURL('/') || EXTENSION_ORIGIN);
-  if (reason !== null) {
-    throw new XipeError(
-      'INJECTION_BLOCKED',
-      `Cannot take a screenshot of tab ${tab.id} (${tab.url || 'no URL'}): ${reason}. Target a normal web page (tab_id, url_contains or page_index from list_tabs).`,
-      { tab: ref },
-    );
-  }
+  const { tab, ref } = await scriptableTab(params.target, 'take a screenshot of');
   try {
     await bringToFront(tab);
     const shot =

@@ -1,10 +1,8 @@
 import type { InjectToolbarParams, InjectToolbarResult } from '../../../../shared/src/index.js';
-import { EXTENSION_ORIGIN, XipeError } from '../../../../shared/src/index.js';
 import { chromeApi } from '../../platform/browser.js';
 import { removeToolbars, TOOLBAR_MARKER } from '../injection/cleanup.js';
-import { forbiddenReason } from '../injection/forbidden-urls.js';
 import { mapApiError } from '../injection/run-injection.js';
-import { listAllTabs, pickTarget } from '../tabs.js';
+import { scriptableTab } from '../scriptable-tab.js';
 import { openToolbar } from '../toolbar/open.js';
 import type { HandlerContext } from './types.js';
 
@@ -26,16 +24,7 @@ export async function injectToolbar(
     ...(params.tab_id !== undefined ? { tab_id: params.tab_id } : {}),
     ...(params.url_contains !== undefined ? { url_contains: params.url_contains } : {}),
   };
-  const tab = pickTarget(await listAllTabs(), target);
-  const ref = { id: tab.id, url: tab.url, title: tab.title };
-  const reason = forbiddenReason(tab.url, chromeApi.runtime.getURL('/') || EXTENSION_ORIGIN);
-  if (reason !== null) {
-    throw new XipeError(
-      'INJECTION_BLOCKED',
-      `Cannot open the toolbar in tab ${tab.id} (${tab.url || 'no URL'}): ${reason}. Target a normal web page (tab_id, url_contains or page_index from list_tabs).`,
-      { tab: ref },
-    );
-  }
+  const { tab, ref } = await scriptableTab(target, 'open the toolbar in');
   try {
     if (params.cleanup_before) await removeToolbars(tab.id);
     const [probe] = await chromeApi.scripting.executeScript({

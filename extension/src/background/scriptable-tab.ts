@@ -1,0 +1,29 @@
+import type { TabInfo, TabTarget } from '../../../shared/src/index.js';
+import { EXTENSION_ORIGIN, XipeError } from '../../../shared/src/index.js';
+import { chromeApi } from '../platform/browser.js';
+import { forbiddenReason } from './injection/forbidden-urls.js';
+import { listAllTabs, pickTarget } from './tabs.js';
+
+export interface ScriptableTab {
+  tab: TabInfo;
+  /** What errors and results name the tab by. */
+  ref: { id: number; url: string; title: string };
+}
+
+/**
+ * The tab a command targets, refused with INJECTION_BLOCKED (before anything touches it) when no
+ * extension may script it. `action` completes "Cannot … tab N", e.g. "inject into".
+ */
+export async function scriptableTab(target: TabTarget, action: string): Promise<ScriptableTab> {
+  const tab = pickTarget(await listAllTabs(), target);
+  const ref = { id: tab.id, url: tab.url, title: tab.title };
+  const reason = forbiddenReason(tab.url, chromeApi.runtime.getURL('/') || EXTENSION_ORIGIN);
+  if (reason !== null) {
+    throw new XipeError(
+      'INJECTION_BLOCKED',
+      `Cannot ${action} tab ${tab.id} (${tab.url || 'no URL'}): ${reason}. Target a normal web page (tab_id, url_contains or page_index from list_tabs).`,
+      { tab: ref },
+    );
+  }
+  return { tab, ref };
+}
