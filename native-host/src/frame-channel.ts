@@ -66,6 +66,11 @@ export class FrameChannel {
     return this.queuedBytes + this.output.writableLength;
   }
 
+  /** The largest inbound frame accepted from the next header on (raised once a peer authenticated). */
+  setMaxInboundBytes(bytes: number): void {
+    this.reader.maxFrameBytes = bytes;
+  }
+
   /** Writes one encoded frame, queueing it while the output stream is applying back-pressure. */
   writeFrame(frame: Buffer): void {
     if (!this.canWrite) return;
