@@ -24,6 +24,7 @@ import {
 } from '../helpers/fake-extension.js';
 import { frameOf } from '../helpers/fault-frames.js';
 import { allHostOutput, HostPool, within } from '../helpers/fault-host.js';
+import { McpProcess } from '../helpers/fault-mcp.js';
 
 const pool = new HostPool();
 afterEach(async () => {
@@ -385,6 +386,83 @@ describe('bridge files and runtime dir', () => {
       fs.rmSync(home, { recursive: true, force: true });
     }
   });
+});
+
+describe('the token file: owner and mode', () => {
+  const TOKEN = 'f'.repeat(64);
+  const isRoot = process.getuid?.() === 0;
+  const temp = (prefix: string): string => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+
+  it('host and MCP server tighten a token file other users could read to 0600, warn, and keep working', async () => {
+    const home = temp('xipe-h-');
+    const workspace = temp('xipe-ws-');
+    try {
+      fs.writeFileSync(tokenPath(home), `${TOKEN}\n`, { mode: 0o600 });
+      fs.chmodSync(tokenPath(home), 0o644);
+      const ext = await pool.start({ home, handlers: { list_tabs: () => TABS } });
+      expect(mode(tokenPath(home))).toBe(0o600);
+      const repaired = ext.logEntries().filter((e) => e.msg === 'token file permissions repaired');
+      expect(repaired).toHaveLength(1);
+      expect(String(repaired[0]?.detail)).toMatch(/had mode 0644 .* set to 0600/);
+      expect(repaired[0]?.level).toBe('warn');
+      expect(ext.token()).toBe(TOKEN); // the same token is kept
+      expect((await pool.client(ext)).authenticated).toBe(true);
+
+      fs.chmodSync(tokenPath(home), 0o660);
+      const mcp = await McpProcess.start({ home, workspace });
+      try {
+        const { isError } = await mcp.call('list_tabs', {});
+        expect(isError).toBe(false);
+        expect(mode(tokenPath(home))).toBe(0o600);
+        expect(mcp.stderr).toMatch(/token file permissions repaired.*had mode 0660/);
+      } finally {
+        await mcp.close();
+      }
+      await ext.dispose();
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(isRoot)(
+    'host and MCP server refuse a token file owned by another user and say how to fix it',
+    async () => {
+      const home = temp('xipe-h-');
+      try {
+        fs.writeFileSync(tokenPath(home), `${TOKEN}\n`, { mode: 0o600 });
+        fs.chownSync(tokenPath(home), 4321, 4321);
+        const ext = await pool.start({ home, hello: false });
+        expect(await ext.waitForExit(15_000)).toEqual({ code: 1, signal: null });
+        const errors = ext.logEntries().filter((e) => e.msg === 'cannot read or create the token file');
+        expect(errors).toHaveLength(1);
+        expect(String(errors[0]?.error)).toMatch(
+          /owned by uid 4321, not by you \(uid 0\).*x-ipe-uiux install/,
+        );
+        // Nothing was rewritten, and the token never reached the log.
+        expect(fs.statSync(tokenPath(home)).uid).toBe(4321);
+        expect(fs.readFileSync(tokenPath(home), 'utf8')).toBe(`${TOKEN}\n`);
+        expect(allHostOutput(ext)).not.toContain(TOKEN);
+        await ext.dispose();
+      } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+      }
+
+      // The MCP server: a host is up (with its own token), then the file changes hands.
+      const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
+      const workspace = temp('xipe-ws-');
+      const mcp = await McpProcess.start({ home: ext.home, workspace });
+      try {
+        fs.chownSync(tokenPath(ext.home), 4321, 4321);
+        const { isError, body } = await mcp.call('list_tabs', {});
+        expect(isError).toBe(true);
+        expect(JSON.stringify(body)).toMatch(/owned by uid 4321, not by you \(uid 0\).*x-ipe-uiux install/);
+      } finally {
+        await mcp.close();
+        fs.rmSync(workspace, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the token stays secret', () => {
