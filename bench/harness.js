@@ -1,6 +1,5 @@
 // Real processes for the benchmarks: Chromium with the built extension, the installed host, and
 // MCP servers spawned over stdio — the same path an agent uses.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -8,15 +7,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import puppeteer from 'puppeteer-core';
+import { chromePath, EXTENSION_DIST, EXTENSION_ID, launchChromium } from '../test/support/chromium.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(ROOT, 'bin', 'x-ipe-uiux.js');
-export const EXTENSION_DIR = path.join(ROOT, 'dist', 'extension');
-export const EXTENSION_ID = 'gkajpnmdfljgjhdbkbldnadecmdplglg';
-const { runtimeDir } = await import(path.join(ROOT, 'dist/node/shared/src/node/paths.js'));
+export const EXTENSION_DIR = EXTENSION_DIST;
+export { chromePath, EXTENSION_ID };
 
-export const chromePath = () => process.env.CHROME_PATH || '/usr/bin/chromium';
+const { runtimeDir } = await import(path.join(ROOT, 'dist/node/shared/src/node/paths.js'));
 
 export function tempDir(prefix = 'xipe-bench-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -44,41 +42,16 @@ export async function launchBrowser({ base, workspace, userScripts = true, name 
   const home = path.join(base, `${name}-home`);
   const profile = path.join(base, `${name}-profile`);
   const fakeHome = path.join(base, `${name}-oshome`);
-  fs.mkdirSync(path.join(profile, 'Default'), { recursive: true });
   fs.mkdirSync(fakeHome, { recursive: true });
-  if (userScripts) {
-    fs.writeFileSync(
-      path.join(profile, 'Default', 'Preferences'),
-      JSON.stringify({ extensions: { settings: { [EXTENSION_ID]: { user_scripts_enabled: true } } } }),
-    );
-  }
   const env = { ...process.env, XIPE_UIUX_HOME: home, HOME: fakeHome };
-  execFileSync(process.execPath, [CLI, 'install', '--user-data-dir', profile, '--workspace', workspace], {
-    env,
-    stdio: 'ignore',
-  });
-  const browser = await puppeteer.launch({
-    executablePath: chromePath(),
-    headless: true,
+  // Off the service worker: an attached puppeteer session keeps it alive and paused across
+  // restarts, so reconnect_after_sw_stop would not measure what a user gets.
+  const browser = await launchChromium({
     userDataDir: profile,
-    defaultViewport: null,
-    ignoreDefaultArgs: ['--disable-extensions'],
-    args: [
-      `--load-extension=${EXTENSION_DIR}`,
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--window-size=1280,800',
-    ],
     env,
-    // An attached puppeteer session keeps the worker alive and paused across restarts; stay off it
-    // so reconnect_after_sw_stop measures what a user gets.
-    targetFilter: (t) => !(t.type() === 'service_worker' && t.url().includes(EXTENSION_ID)),
+    workspace,
+    userScripts,
+    attachToWorker: false,
   });
   const hostPid = await waitForHost(home);
   return {

@@ -52,6 +52,26 @@ function scriptOfSize(bytes) {
   return `(() => { const data = "${filler}"; return data.length; })();\n`;
 }
 
+/** The smallest save: one colour (the `i`-th, so ids differ) into `ideaFolder`. */
+function colorPayload(ideaFolder, i) {
+  return {
+    version: '1.0',
+    source_url: 'https://example.com/',
+    timestamp: new Date().toISOString(),
+    idea_folder: ideaFolder,
+    colors: [
+      {
+        id: `color-${String(i + 1).padStart(3, '0')}`,
+        hex: '#112233',
+        rgb: '17, 34, 51',
+        hsl: '210, 50%, 13%',
+        source_selector: 'body',
+        context: 'bench',
+      },
+    ],
+  };
+}
+
 const base = tempDir();
 const { workspace, idea } = makeWorkspace(path.join(base, 'ws'));
 const pages = await startPageServer();
@@ -206,22 +226,7 @@ await section('save_10mib', async () => {
 await section('concurrent_saves_100', async () => {
   const ideaDir = path.join(workspace, 'x-ipe-docs', 'ideas', '002. Concurrency');
   fs.mkdirSync(ideaDir, { recursive: true });
-  const small = (i) => ({
-    version: '1.0',
-    source_url: 'https://example.com/',
-    timestamp: new Date().toISOString(),
-    idea_folder: '002. Concurrency',
-    colors: [
-      {
-        id: `color-${String(i + 1).padStart(3, '0')}`,
-        hex: '#112233',
-        rgb: '17, 34, 51',
-        hsl: '210, 50%, 13%',
-        source_selector: 'body',
-        context: 'bench',
-      },
-    ],
-  });
+  const small = (i) => colorPayload('002. Concurrency', i);
   const { ms } = await timeIt(() =>
     Promise.all(Array.from({ length: 100 }, (_, i) => call(mcp.client, 'save_uiux_reference', small(i)))),
   );
@@ -308,22 +313,7 @@ await section('rss', async () => {
   const ideaDir = path.join(workspace, 'x-ipe-docs', 'ideas', '003. RSS');
   fs.mkdirSync(ideaDir, { recursive: true });
   for (let i = 0; i < 100; i += 1) {
-    await call(mcp.client, 'save_uiux_reference', {
-      version: '1.0',
-      source_url: 'https://example.com/',
-      timestamp: new Date().toISOString(),
-      idea_folder: '003. RSS',
-      colors: [
-        {
-          id: `color-${String(i + 1).padStart(3, '0')}`,
-          hex: '#112233',
-          rgb: '17, 34, 51',
-          hsl: '210, 50%, 13%',
-          source_selector: 'body',
-          context: 'bench',
-        },
-      ],
-    });
+    await call(mcp.client, 'save_uiux_reference', colorPayload('003. RSS', i));
   }
   entries.push(
     entry('rss_host_after_100_saves', 'MB', [rssMb(hostDescriptors(b.home)[0]?.pid)], { target: '≤ 60 MB' }),

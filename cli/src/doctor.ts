@@ -5,6 +5,7 @@ import { EXTENSION_ID, EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/s
 import type { HostInfo } from '../../shared/src/envelopes.js';
 import { loadConfig } from '../../shared/src/node/config.js';
 import { tokenPath, xipeHome } from '../../shared/src/node/paths.js';
+import { tokenFileProblem } from '../../shared/src/node/token.js';
 import { parseArgs, stringFlag, UsageError } from './args.js';
 import { type ProbeOutcome, probeHost, scanDescriptors } from './bridge-probe.js';
 import { BROWSERS, nativeHostsDir, type PlatformEnv } from './browsers.js';
@@ -253,23 +254,27 @@ function checkToken(deps: DoctorDeps): CheckResult {
     };
   }
   if (deps.platform.platform !== 'win32') {
-    if ((stat.mode & 0o077) !== 0) {
+    const uid = deps.uid ?? (typeof process.getuid === 'function' ? process.getuid() : stat.uid);
+    // The same rule the host and the MCP server apply when they read the token.
+    const problem = tokenFileProblem(stat, uid);
+    if (problem?.kind === 'foreign-owner') {
       return {
         id: 'token',
         title,
         status: 'fail',
-        detail: `${file} is readable by others (mode ${(stat.mode & 0o777).toString(8)})`,
-        fix: `chmod 600 '${file}'`,
+        detail: `${file} is owned by uid ${problem.owner}, not ${uid}: the host and the MCP server refuse it`,
+        fix: `Delete ${file} (as its owner) and run \`x-ipe-uiux install\` as yourself.`,
       };
     }
-    const uid = deps.uid ?? (typeof process.getuid === 'function' ? process.getuid() : stat.uid);
-    if (stat.uid !== uid) {
+    if (problem?.kind === 'loose-mode') {
       return {
         id: 'token',
         title,
         status: 'fail',
-        detail: `${file} is owned by uid ${stat.uid}, not ${uid}`,
-        fix: `Delete ${file} (as its owner) and run \`x-ipe-uiux install\` as yourself.`,
+        detail:
+          `${file} is readable by others (mode ${problem.mode.toString(8)}); the host and the MCP server ` +
+          'reset it to 0600 when they next read it',
+        fix: `chmod 600 '${file}'`,
       };
     }
   }

@@ -164,8 +164,10 @@ export function install(o: InstallOptions): InstallReport {
   const windows = o.platform.platform === 'win32';
   const notes: string[] = [];
   fs.mkdirSync(o.home, { recursive: true, mode: 0o700 });
-  const hadToken = readToken(o.home) !== null;
-  const token = ensureToken(o.home);
+  // A loose token mode is repaired with a warning on stderr; another user's token file throws.
+  const tokenOptions = { platform: o.platform.platform };
+  const hadToken = readToken(o.home, tokenOptions) !== null;
+  const token = ensureToken(o.home, tokenOptions);
 
   const launcher = launcherPath(o.home, windows);
   writeFileAtomic(

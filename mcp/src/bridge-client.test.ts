@@ -367,6 +367,21 @@ describe('bridge client discovery', () => {
     expect(err.code).toBe('PROTOCOL_ERROR');
   });
 
+  it('settles an answer that arrived in the same read as an oversized header, then drops the link', async () => {
+    const tooBig = Buffer.alloc(4);
+    tooBig.writeUInt32LE(BRIDGE_MAX_FRAME_BYTES + 1, 0);
+    const fake = await host(113, 'chromium-a', (request, socket) => {
+      const answer = { type: 'response', id: request.id, ok: true, result: tabsResult('chromium-a') };
+      socket.write(Buffer.concat([encodeFrame(answer, BRIDGE_MAX_FRAME_BYTES), tooBig]));
+      return 'silent';
+    });
+    const bridge = client();
+    expect(await bridge.request('list_tabs', {})).toEqual(tabsResult('chromium-a'));
+    // The link is gone after the bad header; the next call opens a new one.
+    expect(await bridge.request('list_tabs', {})).toEqual(tabsResult('chromium-a'));
+    expect(fake.connections).toBe(2);
+  });
+
   it('passes host events to onEvent listeners with the host they came from', async () => {
     const fake = await host(112, 'chromium-a');
     const bridge = client();

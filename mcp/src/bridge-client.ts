@@ -183,7 +183,7 @@ class SocketBridgeClient implements BridgeClient {
     await this.refreshInfo(live, options.signal);
     let tokenPresent = false;
     try {
-      tokenPresent = readToken(this.options.home) !== null;
+      tokenPresent = this.readToken() !== null;
     } catch {
       tokenPresent = false;
     }
@@ -334,10 +334,19 @@ class SocketBridgeClient implements BridgeClient {
     }
   }
 
+  private readToken(): string | null {
+    const { home, logger, platform } = this.options;
+    return readToken(home, {
+      platform,
+      onRepaired: (message) => logger.warn('token file permissions repaired', { detail: message }),
+    });
+  }
+
   private connect(file: string, descriptor: EndpointDescriptor): Promise<HostConnection> {
     const inFlight = this.connecting.get(file);
     if (inFlight !== undefined) return inFlight;
-    const token = readToken(this.options.home);
+    // Throws (UNAUTHORIZED, with the fix) when another user owns the token file.
+    const token = this.readToken();
     if (token === null) {
       return Promise.reject(
         new XipeError(

@@ -10,7 +10,7 @@ import {
 } from '../../shared/src/envelopes.js';
 import { XipeError } from '../../shared/src/errors.js';
 import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
-import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
+import { decodePayload, encodeFrame, FrameError, FrameReader } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 
 /**
@@ -293,7 +293,9 @@ export class HostConnection {
     try {
       frames = this.reader.push(chunk);
     } catch (err) {
-      this.protocolFailure(`unreadable frame: ${(err as Error).message}`);
+      // Answers that arrived before the bad header are still good: settle them first.
+      if (err instanceof FrameError) this.onFrames(err.frames);
+      if (this.closedReason === null) this.protocolFailure(`unreadable frame: ${(err as Error).message}`);
       return;
     }
     this.onFrames(frames);

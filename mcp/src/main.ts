@@ -116,7 +116,10 @@ async function serveHttp(port: number, home: string, deps: ServerDeps): Promise<
   const { logger } = deps;
   let token: string;
   try {
-    token = ensureToken(home); // the same secret the bridge uses; install would create it too
+    // The same secret the bridge uses; install would create it too.
+    token = ensureToken(home, {
+      onRepaired: (message) => logger.warn('token file permissions repaired', { detail: message }),
+    });
   } catch (err) {
     process.stderr.write(
       `x-ipe-uiux mcp: cannot read or create ${tokenPath(home)}: ${(err as Error).message}\n`,

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { z } from 'zod';
-import { BRIDGE_MAX_FRAME_BYTES, HELLO_TIMEOUT_MS, PROTOCOL_VERSION } from '../../shared/src/constants.js';
+import {
+  BRIDGE_HELLO_MAX_FRAME_BYTES,
+  BRIDGE_MAX_FRAME_BYTES,
+  HELLO_TIMEOUT_MS,
+  PROTOCOL_VERSION,
+} from '../../shared/src/constants.js';
 import { ClientHello, type Envelope, type HostInfo, type LinkError } from '../../shared/src/envelopes.js';
 import type { ErrorCode } from '../../shared/src/errors.js';
 import { encodeFrame, FrameError } from '../../shared/src/node/framing.js';
@@ -16,7 +21,8 @@ import { prepareRuntimeDir, removeQuietly, removeStaleEndpoints, writeDescriptor
  * The bridge endpoint MCP servers connect to: a Unix socket in the per-user runtime dir (a named
  * pipe on Windows) plus a descriptor file next to it for discovery. Each connection must send a
  * ClientHello with the right token and protocol within the hello timeout; only then do its
- * frames reach the router.
+ * frames reach the router. Before that, frames are capped at BRIDGE_HELLO_MAX_FRAME_BYTES, so an
+ * anonymous peer cannot make the host buffer a large frame.
  */
 
 export interface BridgeServerOptions {
@@ -162,15 +168,23 @@ class BridgeConnection implements ClientPort {
       logger.info('bridge client disconnected', { client: id, name: this.label });
       onGone();
     });
-    this.channel = new FrameChannel(socket, socket, BRIDGE_MAX_FRAME_BYTES, {
+    this.channel = new FrameChannel(socket, socket, BRIDGE_HELLO_MAX_FRAME_BYTES, {
       onValue: (value, bytes) => this.onValue(value, bytes),
       onClose: (reason, error) => {
         if (reason === 'desync') {
           const tooLarge = error instanceof FrameError && /exceeds/.test(error.message);
-          logger.warn('bridge client sent an unreadable frame', { client: id, error: error?.message });
+          const beforeHello = this.state === 'awaiting-hello';
+          logger.warn('bridge client sent an unreadable frame', {
+            client: id,
+            error: error?.message,
+            authenticated: !beforeHello,
+          });
           this.reject(
             tooLarge ? 'PAYLOAD_TOO_LARGE' : 'PROTOCOL_ERROR',
-            `Unreadable frame: ${error?.message ?? ''}`,
+            tooLarge && beforeHello
+              ? `Frame too large before the hello (${error?.message ?? ''}): send a hello of at most ` +
+                  `${BRIDGE_HELLO_MAX_FRAME_BYTES} bytes first. ${this.tokenHint()}`
+              : `Unreadable frame: ${error?.message ?? ''}`,
           );
         } else if (reason === 'output-error' || error !== undefined) {
           logger.debug('bridge client socket error', { client: id, error: error?.message });
@@ -238,6 +252,8 @@ class BridgeConnection implements ClientPort {
     this.label = `${client.name}#${client.pid}`;
     this.workspace = client.workspace;
     this.state = 'open';
+    // Applies from the next frame on, even one already in the same read as the hello.
+    this.channel.setMaxInboundBytes(BRIDGE_MAX_FRAME_BYTES);
     this.options.router.addClient(this);
     logger.info('bridge client authenticated', {
       client: this.id,

@@ -28,6 +28,7 @@ export class FrameChannel {
   private readonly queue: Buffer[] = [];
   private waitingForDrain = false;
   private closed = false;
+  private reading = true;
   private outputFailed = false;
   private lastWrite: Promise<void> = Promise.resolve();
   private queuedBytes = 0;
@@ -65,6 +66,11 @@ export class FrameChannel {
     return this.queuedBytes + this.output.writableLength;
   }
 
+  /** The largest inbound frame accepted from the next header on (raised once a peer authenticated). */
+  setMaxInboundBytes(bytes: number): void {
+    this.reader.maxFrameBytes = bytes;
+  }
+
   /** Writes one encoded frame, queueing it while the output stream is applying back-pressure. */
   writeFrame(frame: Buffer): void {
     if (!this.canWrite) return;
@@ -92,6 +98,7 @@ export class FrameChannel {
 
   /** Stops reading; the output stays usable until `destroy`. */
   stopReading(): void {
+    this.reading = false;
     this.input.off('data', this.onData);
     this.input.pause();
   }
@@ -126,18 +133,16 @@ export class FrameChannel {
   };
 
   private readonly onData = (chunk: Buffer | string): void => {
-    if (this.closed) return;
-    let payloads: Buffer[];
-    try {
-      payloads = this.reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    } catch (err) {
-      this.desync(err);
-      return;
-    }
-    for (const payload of payloads) {
-      if (this.closed) return;
+    if (this.closed || !this.reading) return;
+    this.reader.append(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    // One frame at a time: each is acted on before the next header is checked, so frames that
+    // precede a bad one are delivered, and a handler may change the cap (or stop reading) between.
+    while (!this.closed && this.reading) {
+      let payload: Buffer | null;
       let value: unknown;
       try {
+        payload = this.reader.next();
+        if (payload === null) return;
         value = decodePayload(payload);
       } catch (err) {
         this.desync(err);

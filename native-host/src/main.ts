@@ -65,7 +65,9 @@ export async function runHost(argv: string[]): Promise<number> {
 
   let token: string;
   try {
-    token = ensureToken(home);
+    token = ensureToken(home, {
+      onRepaired: (message) => logger.warn('token file permissions repaired', { detail: message }),
+    });
   } catch (err) {
     logger.error('cannot read or create the token file', { home, error: (err as Error).message });
     return 1;

@@ -24,6 +24,11 @@ export const EXTENSION_TO_HOST_MAX_BYTES = 64 * 1024 * 1024;
 export const CHUNK_CHARS = 256 * 1024;
 /** Frames on the MCP↔host bridge are capped too, so a hostile client cannot exhaust memory. */
 export const BRIDGE_MAX_FRAME_BYTES = 96 * 1024 * 1024;
+/**
+ * Until a bridge client's hello succeeds, frames are capped far lower (a hello is a few hundred
+ * bytes): an unauthenticated peer must not make the host buffer a 96 MiB frame.
+ */
+export const BRIDGE_HELLO_MAX_FRAME_BYTES = 64 * 1024;
 /** Request JSON over this is refused with PAYLOAD_TOO_LARGE (configurable in config.json). */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 

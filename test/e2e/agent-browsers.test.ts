@@ -1,12 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTENSION_ID } from '../../shared/src/constants.js';
-import { BrowserEnv, CHROME_PATH, EXTENSION_DIST, waitUntil } from '../helpers/browser-fixture.js';
+import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import { McpSession, writeScript } from '../helpers/browser-mcp.js';
-import { CLI_BIN } from '../helpers/fake-extension.js';
+import { launchChromium } from '../support/chromium.js';
 
 /**
  * Two Chromium instances with separate profiles (so two hosts) under one XIPE_UIUX_HOME and one
@@ -23,36 +20,12 @@ interface Tab {
 }
 
 /** A second browser profile sharing `env`'s home and workspace, with its own host registration. */
-async function launchSecondBrowser(env: BrowserEnv): Promise<Browser> {
-  const userDataDir = path.join(env.root, 'profile2');
-  fs.mkdirSync(path.join(userDataDir, 'Default'), { recursive: true });
-  const prefs = { extensions: { settings: { [EXTENSION_ID]: { user_scripts_enabled: true } } } };
-  fs.writeFileSync(path.join(userDataDir, 'Default', 'Preferences'), JSON.stringify(prefs));
-  const install = spawnSync(
-    process.execPath,
-    [CLI_BIN, 'install', '--user-data-dir', userDataDir, '--workspace', env.workspace],
-    { env: env.env, encoding: 'utf8' },
-  );
-  if (install.status !== 0) throw new Error(`install failed: ${install.stderr}${install.stdout}`);
-  return puppeteer.launch({
-    executablePath: CHROME_PATH,
-    headless: true,
-    userDataDir,
-    defaultViewport: null,
-    ignoreDefaultArgs: ['--disable-extensions'],
-    args: [
-      `--load-extension=${EXTENSION_DIST}`,
-      `--disable-extensions-except=${EXTENSION_DIST}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--window-size=1024,700',
-    ],
+function launchSecondBrowser(env: BrowserEnv): Promise<Browser> {
+  return launchChromium({
+    userDataDir: path.join(env.root, 'profile2'),
     env: env.env,
+    workspace: env.workspace,
+    windowSize: '1024,700',
   });
 }
 

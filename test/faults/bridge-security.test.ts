@@ -11,7 +11,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../shared/src/constants.js';
+import {
+  BRIDGE_HELLO_MAX_FRAME_BYTES,
+  BRIDGE_MAX_FRAME_BYTES,
+  PROTOCOL_VERSION,
+} from '../../shared/src/constants.js';
 import { endpointPath, logsDir, runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
 import {
   type BridgeTestClient,
@@ -20,6 +24,7 @@ import {
 } from '../helpers/fake-extension.js';
 import { frameOf } from '../helpers/fault-frames.js';
 import { allHostOutput, HostPool, within } from '../helpers/fault-host.js';
+import { McpProcess } from '../helpers/fault-mcp.js';
 
 const pool = new HostPool();
 afterEach(async () => {
@@ -163,6 +168,65 @@ describe('bridge handshake refusals', () => {
     expect(ext.hasExited).toBe(false);
   });
 
+  it('caps frames before the hello at 64 KiB, and lifts the cap for the frames after it', async () => {
+    // A long hello timeout: the refusals below must come from the cap, not from the timer.
+    const ext = await pool.start({
+      env: { XIPE_UIUX_HELLO_TIMEOUT_MS: '60000' },
+      handlers: { list_tabs: () => TABS },
+    });
+    const good = await pool.client(ext);
+    const headerOf = (length: number): Buffer => {
+      const header = Buffer.alloc(4);
+      header.writeUInt32LE(length, 0);
+      return header;
+    };
+    const cases: Array<[string, Buffer[]]> = [
+      ['one byte over 64 KiB, header only', [headerOf(BRIDGE_HELLO_MAX_FRAME_BYTES + 1)]],
+      ['50 MiB announced, 60 KiB of it sent', [headerOf(50 * 1024 * 1024), Buffer.alloc(60 * 1024, 0x20)]],
+      ['a 1 MiB hello with the right token', [json(hello({ token: ext.token(), pad: 'x'.repeat(1 << 20) }))]],
+    ];
+    const clients = await Promise.all(cases.map(([, frames]) => rawSend(ext, ...frames)));
+    for (const [i, [what]] of cases.entries()) {
+      const client = clients[i];
+      if (client === undefined) continue;
+      const error = await client.inbox.waitFor((m) => m.type === 'error', { what: `${what}: link error` });
+      expect(error, what).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+      const message = error.type === 'error' ? error.error.message : '';
+      expect(message, what).toMatch(/before the hello/);
+      expect(message, what).toContain(String(BRIDGE_HELLO_MAX_FRAME_BYTES));
+      await within(client.closed, 5_000, `${what}: close by the host`);
+      expect(client.inbox.messages, what).toHaveLength(1);
+    }
+    const unreadable = ext.logEntries().filter((e) => e.msg === 'bridge client sent an unreadable frame');
+    expect(unreadable.map((e) => e.authenticated)).toEqual(cases.map(() => false));
+    expect(ext.logEntries().filter((e) => e.msg === 'bridge client rejected: no hello in time')).toEqual([]);
+
+    // A hello of exactly 64 KiB is accepted (padding is JSON whitespace).
+    const exact = Buffer.from(JSON.stringify(hello({ token: ext.token() })));
+    const padded = Buffer.concat([exact, Buffer.alloc(BRIDGE_HELLO_MAX_FRAME_BYTES - exact.length, 0x20)]);
+    const big = json({
+      type: 'request',
+      id: 'big',
+      command: 'list_tabs',
+      params: {},
+      pad: 'x'.repeat(1 << 20),
+    });
+    const atCap = await rawSend(ext, frameOf(padded));
+    expect(await atCap.inbox.waitFor((m) => m.type === 'hello')).toMatchObject({ role: 'host' });
+    // After the hello, a 1 MiB frame is fine: on its own, and pipelined in the same write as the hello.
+    atCap.socket.write(big);
+    const pipelined = await rawSend(ext, json(hello({ token: ext.token() })), big);
+    for (const [what, client] of [
+      ['after the hello', atCap],
+      ['pipelined with the hello', pipelined],
+    ] as Array<[string, BridgeTestClient]>) {
+      const answer = await client.inbox.waitFor((m) => m.type === 'response' && m.id === 'big', { what });
+      expect(answer, what).toMatchObject({ ok: true });
+    }
+    expect((await good.request('list_tabs', {})).ok).toBe(true);
+    expect(ext.hasExited).toBe(false);
+  });
+
   it('times out silent clients, half-sent hellos and a crowd of idle connections; good clients unaffected', async () => {
     const ext = await pool.start({
       env: { XIPE_UIUX_HELLO_TIMEOUT_MS: '300' },
@@ -172,16 +236,16 @@ describe('bridge handshake refusals', () => {
     const silent = await pool.rawClient(ext, { hello: false });
     // Slowloris: a valid hello frame cut after 10 bytes, the rest never sent.
     const partial = await rawSend(ext, json(hello({ token: ext.token() })).subarray(0, 10));
-    // A frame header announcing 50 MiB (under the cap) and nothing after it.
+    // A frame header announcing the most a client may send before its hello, and nothing after it.
     const bigHeader = Buffer.alloc(4);
-    bigHeader.writeUInt32LE(50 * 1024 * 1024, 0);
+    bigHeader.writeUInt32LE(BRIDGE_HELLO_MAX_FRAME_BYTES, 0);
     const hoarder = await rawSend(ext, bigHeader, Buffer.alloc(1024, 0x20));
     const crowd = await Promise.all(Array.from({ length: 30 }, () => pool.rawClient(ext, { hello: false })));
 
     for (const [what, client] of [
       ['silent', silent],
       ['half hello', partial],
-      ['50 MiB header', hoarder],
+      ['64 KiB header', hoarder],
       ...crowd.map((c, i): [string, BridgeTestClient] => [`idle #${i}`, c]),
     ] as Array<[string, BridgeTestClient]>) {
       expect(await refusal(client, what), what).toBe('UNAUTHORIZED');
@@ -322,6 +386,83 @@ describe('bridge files and runtime dir', () => {
       fs.rmSync(home, { recursive: true, force: true });
     }
   });
+});
+
+describe('the token file: owner and mode', () => {
+  const TOKEN = 'f'.repeat(64);
+  const isRoot = process.getuid?.() === 0;
+  const temp = (prefix: string): string => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+
+  it('host and MCP server tighten a token file other users could read to 0600, warn, and keep working', async () => {
+    const home = temp('xipe-h-');
+    const workspace = temp('xipe-ws-');
+    try {
+      fs.writeFileSync(tokenPath(home), `${TOKEN}\n`, { mode: 0o600 });
+      fs.chmodSync(tokenPath(home), 0o644);
+      const ext = await pool.start({ home, handlers: { list_tabs: () => TABS } });
+      expect(mode(tokenPath(home))).toBe(0o600);
+      const repaired = ext.logEntries().filter((e) => e.msg === 'token file permissions repaired');
+      expect(repaired).toHaveLength(1);
+      expect(String(repaired[0]?.detail)).toMatch(/had mode 0644 .* set to 0600/);
+      expect(repaired[0]?.level).toBe('warn');
+      expect(ext.token()).toBe(TOKEN); // the same token is kept
+      expect((await pool.client(ext)).authenticated).toBe(true);
+
+      fs.chmodSync(tokenPath(home), 0o660);
+      const mcp = await McpProcess.start({ home, workspace });
+      try {
+        const { isError } = await mcp.call('list_tabs', {});
+        expect(isError).toBe(false);
+        expect(mode(tokenPath(home))).toBe(0o600);
+        expect(mcp.stderr).toMatch(/token file permissions repaired.*had mode 0660/);
+      } finally {
+        await mcp.close();
+      }
+      await ext.dispose();
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(isRoot)(
+    'host and MCP server refuse a token file owned by another user and say how to fix it',
+    async () => {
+      const home = temp('xipe-h-');
+      try {
+        fs.writeFileSync(tokenPath(home), `${TOKEN}\n`, { mode: 0o600 });
+        fs.chownSync(tokenPath(home), 4321, 4321);
+        const ext = await pool.start({ home, hello: false });
+        expect(await ext.waitForExit(15_000)).toEqual({ code: 1, signal: null });
+        const errors = ext.logEntries().filter((e) => e.msg === 'cannot read or create the token file');
+        expect(errors).toHaveLength(1);
+        expect(String(errors[0]?.error)).toMatch(
+          /owned by uid 4321, not by you \(uid 0\).*x-ipe-uiux install/,
+        );
+        // Nothing was rewritten, and the token never reached the log.
+        expect(fs.statSync(tokenPath(home)).uid).toBe(4321);
+        expect(fs.readFileSync(tokenPath(home), 'utf8')).toBe(`${TOKEN}\n`);
+        expect(allHostOutput(ext)).not.toContain(TOKEN);
+        await ext.dispose();
+      } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+      }
+
+      // The MCP server: a host is up (with its own token), then the file changes hands.
+      const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
+      const workspace = temp('xipe-ws-');
+      const mcp = await McpProcess.start({ home: ext.home, workspace });
+      try {
+        fs.chownSync(tokenPath(ext.home), 4321, 4321);
+        const { isError, body } = await mcp.call('list_tabs', {});
+        expect(isError).toBe(true);
+        expect(JSON.stringify(body)).toMatch(/owned by uid 4321, not by you \(uid 0\).*x-ipe-uiux install/);
+      } finally {
+        await mcp.close();
+        fs.rmSync(workspace, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the token stays secret', () => {

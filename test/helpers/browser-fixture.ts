@@ -8,20 +8,20 @@
  *   const mcp = await env.startMcp();              // the real MCP server over stdio (browser-mcp.ts)
  *   await env.dispose();
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer, { type Browser, type Page, type Target, type WebWorker } from 'puppeteer-core';
+import type { Browser, Page, Target, WebWorker } from 'puppeteer-core';
 import { EXTENSION_ID } from '../../shared/src/constants.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { readToken, runtimeDir } from '../../shared/src/node/index.js';
+import { assertExtensionBuilt, chromePath, launchChromium } from '../support/chromium.js';
 import { type PageServer, startPageServer } from './browser-pages.js';
-import { BridgeTestClient, CLI_BIN, REPO_ROOT } from './fake-extension.js';
+import { BridgeTestClient, REPO_ROOT } from './fake-extension.js';
 
-export const EXTENSION_DIST = path.join(REPO_ROOT, 'dist', 'extension');
-export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+export { EXTENSION_DIST } from '../support/chromium.js';
+export const CHROME_PATH = chromePath();
 
 export interface BrowserEnvOptions {
   /** Write the "Allow User Scripts" preference before launch (default true). */
@@ -76,62 +76,32 @@ export class BrowserEnv {
   ) {}
 
   static async start(options: BrowserEnvOptions = {}): Promise<BrowserEnv> {
-    if (!fs.existsSync(path.join(EXTENSION_DIST, 'manifest.json'))) {
-      throw new Error(`${EXTENSION_DIST} is missing: run \`npm run build\` first`);
-    }
+    assertExtensionBuilt();
     // Short root: the host's Unix socket path must stay under ~100 bytes.
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'xe2e-'));
     const home = path.join(root, 'h');
     const userDataDir = path.join(root, 'profile');
     const fakeHome = path.join(root, 'home');
     const workspace = path.join(root, 'ws');
-    fs.mkdirSync(path.join(userDataDir, 'Default'), { recursive: true });
     fs.mkdirSync(fakeHome, { recursive: true });
     fs.cpSync(path.join(REPO_ROOT, 'demo', 'workspace'), workspace, { recursive: true });
 
-    if (options.userScripts !== false) {
-      const prefs = { extensions: { settings: { [EXTENSION_ID]: { user_scripts_enabled: true } } } };
-      fs.writeFileSync(path.join(userDataDir, 'Default', 'Preferences'), JSON.stringify(prefs));
-    }
     const processEnv: NodeJS.ProcessEnv = { ...process.env, HOME: fakeHome, XIPE_UIUX_HOME: home };
-    if (options.installHost !== false) {
-      const result = spawnSync(
-        process.execPath,
-        [CLI_BIN, 'install', '--user-data-dir', userDataDir, '--workspace', workspace],
-        { env: processEnv, encoding: 'utf8' },
-      );
-      if (result.status !== 0) {
-        throw new Error(`x-ipe-uiux install failed (${result.status}): ${result.stderr}${result.stdout}`);
-      }
-    }
-
     const pages = await startPageServer();
-    const browser = await puppeteer.launch({
-      executablePath: CHROME_PATH,
-      headless: true,
-      userDataDir,
-      defaultViewport: null,
-      ignoreDefaultArgs: ['--disable-extensions'],
-      args: [
-        `--load-extension=${EXTENSION_DIST}`,
-        `--disable-extensions-except=${EXTENSION_DIST}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--window-size=1280,800',
-      ],
-      env: processEnv,
-      ...(options.attachToWorker === false
-        ? {
-            targetFilter: (target: Target) =>
-              !(target.type() === 'service_worker' && target.url().includes(EXTENSION_ID)),
-          }
-        : {}),
-    });
+    let browser: Browser;
+    try {
+      browser = await launchChromium({
+        userDataDir,
+        env: processEnv,
+        workspace,
+        userScripts: options.userScripts !== false,
+        installHost: options.installHost !== false,
+        attachToWorker: options.attachToWorker !== false,
+      });
+    } catch (err) {
+      await pages.close().catch(() => undefined);
+      throw err;
+    }
     const env = new BrowserEnv(root, home, userDataDir, workspace, browser, pages, processEnv);
     try {
       if (options.attachToWorker !== false) await env.serviceWorker();

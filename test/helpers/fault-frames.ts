@@ -279,9 +279,8 @@ export interface Prediction {
   /** Ids the host must answer exactly once (requests and request-shaped non-envelopes). */
   mustAnswer: Set<string>;
   /**
-   * Ids the host may answer (at most once). FrameReader.push throws on an oversized header before
-   * returning the complete frames that preceded it in the same read, so whether those frames are
-   * acted on depends on how the OS split the stream into reads.
+   * Ids the host may answer (at most once) beyond `mustAnswer`. The host acts on every complete
+   * frame before the first bad one however the OS split the stream into reads, so this is empty.
    */
   mayAnswer: Set<string>;
   /** Why the host may stop reading; empty when it must keep reading. */
@@ -349,17 +348,9 @@ export function predict(bytes: Buffer, cap: number, options: { nativeLink: boole
       }
     }
   }
-  if (!oversized) {
-    return { mustAnswer: ids, mayAnswer: new Set(), stops: new Set(stop ? [stop] : []), firstFrame, values };
-  }
-  // The oversized header may be seen in the same read as any of the frames before it.
-  return {
-    mustAnswer: new Set(),
-    mayAnswer: ids,
-    stops: new Set<StopKind>(stop ? [stop, 'too-large'] : ['too-large']),
-    firstFrame,
-    values,
-  };
+  const stops = new Set<StopKind>(stop ? [stop] : []);
+  if (oversized && stop === null) stops.add('too-large');
+  return { mustAnswer: ids, mayAnswer: new Set(), stops, firstFrame, values };
 }
 
 /** Complete frames before the first oversized header (or the end), and whether there is one. */

@@ -95,6 +95,74 @@ describe('FrameReader', () => {
   });
 });
 
+describe('FrameReader: good frames before an oversized header', () => {
+  const SMALL = 100;
+  const a = encodeFrame({ a: 1 }, SMALL);
+  const b = encodeFrame('bee', SMALL);
+  const tooBig = header(SMALL + 1);
+
+  function caught(run: () => unknown): FrameError {
+    try {
+      run();
+    } catch (err) {
+      if (err instanceof FrameError) return err;
+      throw err;
+    }
+    throw new Error('expected a FrameError');
+  }
+
+  it('push: the frames of the same chunk come with the error, in order', () => {
+    const reader = new FrameReader(SMALL);
+    const error = caught(() => reader.push(Buffer.concat([a, b, tooBig, Buffer.from('junk')])));
+    expect(error.message).toMatch(/101 bytes exceeds the 100-byte cap/);
+    expect(error.frames.map(decodePayload)).toEqual([{ a: 1 }, 'bee']);
+    expect(reader.pending).toBe(0);
+  });
+
+  it('push: a header split across chunks fails on the chunk that completes it, frames already returned', () => {
+    const reader = new FrameReader(SMALL);
+    expect(reader.push(Buffer.concat([a, tooBig.subarray(0, 2)])).map(decodePayload)).toEqual([{ a: 1 }]);
+    expect(reader.pending).toBe(2);
+    const error = caught(() => reader.push(tooBig.subarray(2)));
+    expect(error.frames).toEqual([]);
+  });
+
+  it('push: a frame completed by the chunk that carries the bad header is not lost', () => {
+    const reader = new FrameReader(SMALL);
+    const cut = 5; // inside b's body
+    expect(reader.push(Buffer.concat([a, b.subarray(0, cut)])).map(decodePayload)).toEqual([{ a: 1 }]);
+    const error = caught(() => reader.push(Buffer.concat([b.subarray(cut), tooBig])));
+    expect(error.frames.map(decodePayload)).toEqual(['bee']);
+  });
+
+  it('push: an oversized header first carries no frames', () => {
+    const error = caught(() => new FrameReader(SMALL).push(Buffer.concat([tooBig, a])));
+    expect(error.frames).toEqual([]);
+  });
+
+  it('next: hands out each good frame, then throws at the bad header and drops the rest', () => {
+    const reader = new FrameReader(SMALL);
+    reader.append(Buffer.concat([a, b, tooBig, a]));
+    expect(decodePayload(reader.next() ?? Buffer.alloc(0))).toEqual({ a: 1 });
+    expect(decodePayload(reader.next() ?? Buffer.alloc(0))).toEqual('bee');
+    expect(() => reader.next()).toThrow(FrameError);
+    expect(reader.pending).toBe(0);
+    expect(reader.next()).toBeNull();
+  });
+
+  it('next: a cap changed between frames applies to the next header only', () => {
+    const big = encodeFrame('x'.repeat(50), SMALL); // 52-byte payload
+    const reader = new FrameReader(10);
+    reader.append(Buffer.concat([encodeFrame(1, 10), big]));
+    expect(decodePayload(reader.next() ?? Buffer.alloc(0))).toBe(1);
+    reader.maxFrameBytes = SMALL;
+    expect(reader.next()?.length).toBe(52);
+    expect(() => {
+      reader.maxFrameBytes = -1;
+    }).toThrow(RangeError);
+  });
+});
+
 describe('decodePayload', () => {
   it('throws FrameError on invalid UTF-8', () => {
     expect(() => decodePayload(Buffer.from([0x22, 0xc3, 0x28, 0x22]))).toThrow(FrameError);

@@ -4,9 +4,16 @@
  */
 
 export class FrameError extends Error {
-  constructor(message: string) {
+  /**
+   * Complete frames that arrived before the bad header, in order (only from `push`). They were
+   * sent before the stream went bad, so a caller delivers them before acting on the error.
+   */
+  readonly frames: Buffer[];
+
+  constructor(message: string, frames: Buffer[] = []) {
     super(message);
     this.name = 'FrameError';
+    this.frames = frames;
   }
 }
 
@@ -16,36 +23,70 @@ const HEADER_BYTES = 4;
  * Accumulates chunks and yields every complete frame (several may arrive in one chunk). Chunks are
  * kept in a list and joined once a whole frame is there: joining on every chunk made a 10 MiB frame
  * in 64 KiB reads cost ~2 s of copying (quadratic); this is linear.
+ *
+ * Two ways to read: `append` + `next` hands out one frame at a time, so a caller can act on each
+ * frame (and change the cap, e.g. after a handshake) before the next header is checked; `push`
+ * returns every frame a chunk completes.
  */
 export class FrameReader {
   private chunks: Buffer[] = [];
   private total = 0;
-  private readonly maxFrameBytes: number;
+  private cap: number;
 
   constructor(maxFrameBytes: number) {
-    this.maxFrameBytes = maxFrameBytes;
+    this.cap = maxFrameBytes;
   }
 
-  /** Returns the payloads completed by this chunk. Throws FrameError on an oversized length. */
-  push(chunk: Buffer): Buffer[] {
-    if (chunk.length > 0) {
-      this.chunks.push(chunk);
-      this.total += chunk.length;
+  /** The largest payload accepted; checked against each header when it is read. */
+  get maxFrameBytes(): number {
+    return this.cap;
+  }
+
+  set maxFrameBytes(value: number) {
+    if (!Number.isInteger(value) || value < 0) throw new RangeError(`invalid frame cap: ${value}`);
+    this.cap = value;
+  }
+
+  /** Buffers a chunk without reading frames from it. */
+  append(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.chunks.push(chunk);
+    this.total += chunk.length;
+  }
+
+  /**
+   * The next complete payload, or null when the buffered bytes do not hold one yet. Throws
+   * FrameError on a header over the cap, before its body is buffered, and drops what was buffered:
+   * the byte stream cannot be trusted after that.
+   */
+  next(): Buffer | null {
+    if (this.total < HEADER_BYTES) return null;
+    const length = this.header().readUInt32LE(0);
+    if (length > this.cap) {
+      this.chunks = [];
+      this.total = 0;
+      throw new FrameError(`frame of ${length} bytes exceeds the ${this.cap}-byte cap`);
     }
+    if (this.total < HEADER_BYTES + length) return null;
+    const all = this.joined();
+    const rest = all.subarray(HEADER_BYTES + length);
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.total = rest.length;
+    return all.subarray(HEADER_BYTES, HEADER_BYTES + length);
+  }
+
+  /**
+   * Returns the payloads completed by this chunk. Throws FrameError on an oversized length; the
+   * complete frames before it in the same chunk are on the error's `frames`.
+   */
+  push(chunk: Buffer): Buffer[] {
+    this.append(chunk);
     const frames: Buffer[] = [];
-    while (this.total >= HEADER_BYTES) {
-      const length = this.header().readUInt32LE(0);
-      if (length > this.maxFrameBytes) {
-        this.chunks = [];
-        this.total = 0;
-        throw new FrameError(`frame of ${length} bytes exceeds the ${this.maxFrameBytes}-byte cap`);
-      }
-      if (this.total < HEADER_BYTES + length) break;
-      const all = this.joined();
-      frames.push(all.subarray(HEADER_BYTES, HEADER_BYTES + length));
-      const rest = all.subarray(HEADER_BYTES + length);
-      this.chunks = rest.length > 0 ? [rest] : [];
-      this.total = rest.length;
+    try {
+      for (let frame = this.next(); frame !== null; frame = this.next()) frames.push(frame);
+    } catch (err) {
+      if (err instanceof FrameError && frames.length > 0) throw new FrameError(err.message, frames);
+      throw err;
     }
     return frames;
   }

@@ -1,0 +1,38 @@
+import type { Browser } from 'puppeteer-core';
+
+export declare const REPO_ROOT: string;
+export declare const CLI_BIN: string;
+export declare const EXTENSION_DIST: string;
+export declare const EXTENSION_ID: string;
+
+export declare function chromePath(): string;
+
+export declare function assertExtensionBuilt(): void;
+
+export declare function chromiumArgs(options?: { windowSize?: string }): string[];
+
+export declare function prepareProfile(userDataDir: string, options?: { userScripts?: boolean }): void;
+
+export declare function installHost(options: {
+  userDataDir: string;
+  workspace?: string;
+  env: NodeJS.ProcessEnv;
+}): void;
+
+export interface LaunchChromiumOptions {
+  userDataDir: string;
+  /** Chromium's environment, inherited by the native host it starts (XIPE_UIUX_HOME, HOME). */
+  env: NodeJS.ProcessEnv;
+  /** Registered with the host by install (`--workspace`). */
+  workspace?: string;
+  /** Turn "Allow User Scripts" on before launch (default true). */
+  userScripts?: boolean;
+  /** Register the native host for the profile (default true). */
+  installHost?: boolean;
+  /** Let puppeteer attach to the extension's service worker (default true). */
+  attachToWorker?: boolean;
+  /** `W,H` (default 1280,800). */
+  windowSize?: string;
+}
+
+export declare function launchChromium(options: LaunchChromiumOptions): Promise<Browser>;
