@@ -49,9 +49,13 @@ export async function captureTab(tabId: number, windowId?: number): Promise<Imag
   return decodePng(await captureDataUrl(tabId, windowId));
 }
 
+/** Uint8Array.prototype.toBase64 (Chrome 140+), where the browser has it. */
+const toBase64 = (Uint8Array.prototype as unknown as { toBase64?: (this: Uint8Array) => string }).toBase64;
+
 export async function pngBase64(canvas: OffscreenCanvas): Promise<string> {
   const blob = await canvas.convertToBlob({ type: 'image/png' });
   const bytes = new Uint8Array(await blob.arrayBuffer());
+  if (toBase64) return toBase64.call(bytes);
   let binary = '';
   const step = 0x8000;
   for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
