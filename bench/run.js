@@ -28,8 +28,8 @@ const only = process.argv
 const entries = [];
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
-async function section(name, fn) {
-  if (only && !only.some((o) => name.startsWith(o))) return;
+async function section(name, fn, alsoCovers = []) {
+  if (only && !only.some((o) => [name, ...alsoCovers].some((n) => n.startsWith(o)))) return;
   log(`${name} …`);
   try {
     await fn();
@@ -328,7 +328,9 @@ await section('viewport_capture_vs_html2canvas', async () => {
 const toolbarBench = path.join(ROOT, 'bench', 'toolbar.js');
 if (fs.existsSync(toolbarBench)) {
   const { benchToolbar } = await import(toolbarBench);
-  await section('element_crop', () => benchToolbar({ browser: b, pages, entries, N, entry }));
+  await section('element_crop', () => benchToolbar({ browser: b, pages, entries, N, entry, only }), [
+    'full_page_5vp',
+  ]);
 }
 
 await mcp.client.close();

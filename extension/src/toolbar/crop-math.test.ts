@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cropToImage, intersect, rectFromPoints, resizeRect } from './crop-math.js';
+import { cropToImage, intersect, maskAround, rectFromPoints, resizeRect } from './crop-math.js';
 
 describe('cropToImage', () => {
   const viewport = { width: 1280, height: 713 };
@@ -83,5 +83,61 @@ describe('rectangle editing', () => {
       height: 5,
     });
     expect(intersect({ x: 0, y: 0, width: 10, height: 10 }, { x: 10, y: 0, width: 5, height: 5 })).toBeNull();
+  });
+});
+
+describe('maskAround', () => {
+  const viewport = { width: 1280, height: 712 };
+  it('leaves a hole of the crop plus two device pixels, covering the rest', () => {
+    const boxes = maskAround({ x: 100.4, y: 50, width: 200, height: 100.5 }, viewport, 1);
+    expect(boxes).toEqual([
+      { x: 0, y: 0, width: 1280, height: 48 },
+      { x: 0, y: 153, width: 1280, height: 559 },
+      { x: 0, y: 48, width: 98, height: 105 },
+      { x: 303, y: 48, width: 977, height: 105 },
+    ]);
+  });
+  it('drops empty boxes at the viewport edges and covers nothing for an invisible rectangle', () => {
+    expect(maskAround({ x: 0, y: 0, width: 1280, height: 712 }, viewport, 2)).toEqual([]);
+    expect(maskAround({ x: 0, y: 0, width: 200, height: 712 }, viewport, 1)).toEqual([
+      { x: 202, y: 0, width: 1078, height: 712 },
+    ]);
+    expect(maskAround({ x: 2000, y: 0, width: 10, height: 10 }, viewport, 1)).toEqual([]);
+  });
+  it('never covers a pixel of the crop and covers everything else but a thin ring (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -300, max: 1500, noNaN: true }),
+        fc.double({ min: -300, max: 900, noNaN: true }),
+        fc.double({ min: 0.5, max: 1500, noNaN: true }),
+        fc.double({ min: 0.5, max: 900, noNaN: true }),
+        fc.constantFrom(1, 1.25, 1.5, 2, 3),
+        (x, y, width, height, scale) => {
+          const rect = { x, y, width, height };
+          const image = { width: viewport.width * scale, height: viewport.height * scale };
+          const crop = cropToImage(rect, viewport, image);
+          const boxes = maskAround(rect, viewport, scale);
+          if (crop === null) return;
+          let covered = 0;
+          for (const b of boxes) {
+            // The device pixels a box can touch (antialiased edges included).
+            const bx0 = Math.floor(b.x * scale);
+            const by0 = Math.floor(b.y * scale);
+            const bx1 = Math.ceil((b.x + b.width) * scale);
+            const by1 = Math.ceil((b.y + b.height) * scale);
+            const apart =
+              bx1 <= crop.sx || bx0 >= crop.sx + crop.sw || by1 <= crop.sy || by0 >= crop.sy + crop.sh;
+            expect(apart).toBe(true);
+            covered += b.width * b.height;
+          }
+          // Uncovered: the crop and a ring of at most ~2 device pixels (+ rounding) around it.
+          const hole = viewport.width * viewport.height - covered;
+          const ringCss = (2 + 1) / scale;
+          const maxHole = (crop.sw / scale + 2 * ringCss) * (crop.sh / scale + 2 * ringCss);
+          expect(hole).toBeLessThanOrEqual(maxHole + 1e-6);
+          expect(hole).toBeGreaterThanOrEqual((crop.sw / scale) * (crop.sh / scale) - 1e-6);
+        },
+      ),
+    );
   });
 });

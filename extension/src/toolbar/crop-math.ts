@@ -73,3 +73,32 @@ export function intersect(a: Rect, b: Rect): Rect | null {
   if (right <= x || bottom <= y) return null;
   return { x, y, width: right - x, height: bottom - y };
 }
+
+/** Device pixels kept clear around a capture hole (covers antialiased mask edges and zoom rounding). */
+export const MASK_MARGIN_DEVICE_PX = 2;
+
+/**
+ * Opaque boxes covering the viewport except a hole around `rect` (CSS px, viewport-relative).
+ * Shown for the moment of an element capture: the captured image is then mostly one flat colour,
+ * which Chrome PNG-encodes, and the worker decodes, several times faster than a full page of
+ * content. The hole is `rect` rounded outwards to whole device pixels at `scale` (as cropToImage
+ * rounds), widened by MASK_MARGIN_DEVICE_PX, so no pixel of the crop is ever covered.
+ */
+export function maskAround(rect: Rect, viewport: { width: number; height: number }, scale: number): Rect[] {
+  const s = scale > 0 ? scale : 1;
+  const snap = (v: number): number => Math.round(v * 1000) / 1000;
+  const m = MASK_MARGIN_DEVICE_PX;
+  const left = Math.max(0, (Math.floor(snap(rect.x * s)) - m) / s);
+  const top = Math.max(0, (Math.floor(snap(rect.y * s)) - m) / s);
+  const right = Math.min(viewport.width, (Math.ceil(snap((rect.x + rect.width) * s)) + m) / s);
+  const bottom = Math.min(viewport.height, (Math.ceil(snap((rect.y + rect.height) * s)) + m) / s);
+  // Nothing of the rectangle is visible: there is no crop to speed up, so cover nothing.
+  if (right <= left || bottom <= top) return [];
+  const boxes: Rect[] = [
+    { x: 0, y: 0, width: viewport.width, height: top },
+    { x: 0, y: bottom, width: viewport.width, height: viewport.height - bottom },
+    { x: 0, y: top, width: left, height: bottom - top },
+    { x: right, y: top, width: viewport.width - right, height: bottom - top },
+  ];
+  return boxes.filter((b) => b.width > 0 && b.height > 0);
+}

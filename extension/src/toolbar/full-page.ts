@@ -53,12 +53,16 @@ export async function captureFullPage(opts: FullPageOptions): Promise<CollectedE
   const rootBehavior = de.style.getPropertyValue('scroll-behavior');
   de.style.setProperty('scroll-behavior', 'auto', 'important');
   let restoreFloating: (() => void) | null = null;
-  const { job } = await send({
+  // Asked for while the first band is being painted.
+  const begun = send({
     type: 'xipe-toolbar:full_page_begin',
     width: plan.width,
     height: plan.height,
     viewport: vp,
   });
+  // Awaited below; this only keeps an early failure from being reported as unhandled meanwhile.
+  begun.catch(() => undefined);
+  let job: string | null = null;
   let finished = false;
   try {
     for (const [i, step] of plan.steps.entries()) {
@@ -68,6 +72,7 @@ export async function captureFullPage(opts: FullPageOptions): Promise<CollectedE
       if (i === 1) restoreFloating = hideFloating();
       opts.hideUi(true);
       await afterPaint();
+      job ??= (await begun).job;
       const band = alignStep(step, window.scrollY, de.clientHeight);
       if (!band)
         throw new Error(
@@ -86,7 +91,7 @@ export async function captureFullPage(opts: FullPageOptions): Promise<CollectedE
     opts.progress(plan.steps.length, plan.steps.length, 'encoding…');
     const item = await send({
       type: 'xipe-toolbar:full_page_end',
-      job,
+      job: job ?? (await begun).job,
       draft: {
         kind: 'full_page',
         selector: 'html',
@@ -105,6 +110,10 @@ export async function captureFullPage(opts: FullPageOptions): Promise<CollectedE
     if (rootBehavior) de.style.setProperty('scroll-behavior', rootBehavior);
     else de.style.removeProperty('scroll-behavior');
     window.scrollTo({ left: saved.x, top: saved.y, behavior: 'instant' });
-    if (!finished) void send({ type: 'xipe-toolbar:full_page_end', job }).catch(() => undefined);
+    if (!finished) {
+      void begun
+        .then(({ job: started }) => send({ type: 'xipe-toolbar:full_page_end', job: started }))
+        .catch(() => undefined);
+    }
   }
 }

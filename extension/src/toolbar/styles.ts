@@ -94,6 +94,9 @@ select.role { border: 1px solid var(--line); border-radius: 6px; background: var
 .row > * { flex: 1; }
 .kbd { font-size: 10px; color: var(--fg2); }
 /* overlays */
+/* The capture shutter (capture-veil.ts): one flat colour around the crop while it is captured. */
+.mask { position: fixed; inset: 0; pointer-events: none; }
+.mask > div { position: fixed; background: #0f172a; }
 .shield { position: fixed; inset: 0; pointer-events: auto; cursor: crosshair; background: transparent; }
 .hl { position: fixed; pointer-events: none; border: 2px solid #4f46e5; background: rgba(79, 70, 229, .12); border-radius: 2px; transition: all 60ms ease-out; }
 .hl.section { border-color: #0ea5e9; background: rgba(14, 165, 233, .10); border-style: dashed; }

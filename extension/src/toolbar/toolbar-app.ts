@@ -8,10 +8,10 @@ import type {
   ElementDraft,
   IdeasListing,
 } from '../../../shared/src/toolbar-messages.js';
+import { CaptureVeil } from './capture-veil.js';
 import { colorStrings, contrastRatio, isLargeText, parseHex, type Rgba, toHex, wcagRating } from './color.js';
 import { type Handle, intersect, rectFromPoints, resizeRect } from './crop-math.js';
 import {
-  afterPaint,
   designerStyles,
   effectiveBackground,
   elementContaining,
@@ -108,6 +108,7 @@ export class ToolbarApp {
   private readonly saveEl: HTMLDivElement;
   private readonly badge: HTMLSpanElement;
   private readonly overlay: HTMLDivElement;
+  private readonly veil: CaptureVeil;
   private readonly modeButtons = new Map<Mode, HTMLButtonElement>();
   private mode: Mode = 'idle';
   private modeAbort: AbortController | null = null;
@@ -139,7 +140,9 @@ export class ToolbarApp {
     this.badge = h('span', { class: 'badge', title: 'Items collected' }, '0');
     this.panel = this.buildPanel();
     this.root.append(this.overlay, this.panel);
-    this.shadow.append(style, this.root);
+    const mask = h('div', { class: 'mask', 'aria-hidden': 'true' });
+    this.veil = new CaptureVeil(this.root, mask);
+    this.shadow.append(style, mask, this.root);
     document.documentElement.append(this.host);
     this.raise();
 
@@ -583,15 +586,22 @@ export class ToolbarApp {
     });
   }
 
-  /** Hides every pixel of the toolbar while `fn` runs (captures must not contain it). */
-  private async withHidden<T>(fn: () => Promise<T>): Promise<T> {
-    this.root.setAttribute('data-hidden', '');
+  /**
+   * Hides every pixel of the toolbar (captures must not contain it) and masks the page outside
+   * `crop` while `fn` runs.
+   */
+  private async withHidden<T>(crop: CssRect, fn: () => Promise<T>): Promise<T> {
     try {
-      await afterPaint();
+      await this.veil.lower(crop);
       return await fn();
     } finally {
-      this.root.removeAttribute('data-hidden');
+      this.veil.lift();
     }
+  }
+
+  /** The part of an element's box inside the viewport (what a crop of it can show). */
+  private static visiblePart(rect: CssRect): CssRect | null {
+    return intersect(rect, { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight });
   }
 
   private selectorOf(el: Element): string {
@@ -613,7 +623,7 @@ export class ToolbarApp {
     this.busy = true;
     const started = performance.now();
     try {
-      const visible = intersect(rect, { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight });
+      const visible = ToolbarApp.visiblePart(rect);
       if (!visible) throw new Error('That is outside the visible page; scroll to it first.');
       const draft: ElementDraft = {
         kind,
@@ -625,7 +635,7 @@ export class ToolbarApp {
         ...(textSample(el) ? { text: textSample(el) } : {}),
         ...(comment ? { comment } : {}),
       };
-      const item = await this.withHidden(() =>
+      const item = await this.withHidden(visible, () =>
         send({ type: 'xipe-toolbar:capture_element', draft, crop: visible, viewport: viewportInfo() }),
       );
       if (this.collection)
@@ -823,6 +833,27 @@ export class ToolbarApp {
       },
       { signal },
     );
+    if (mode === 'element') {
+      // The capture starts on the press: the veil is painted while the button is down, so the
+      // click only has to capture. A press that ends in no capture puts the UI back at once.
+      shield.addEventListener(
+        'pointerdown',
+        (e) => {
+          if (e.button !== 0 || this.busy) return;
+          const el = pageElementAt(e.clientX, e.clientY);
+          const visible = el ? ToolbarApp.visiblePart(domRect(el.getBoundingClientRect())) : null;
+          if (visible) void this.veil.lower(visible);
+        },
+        { signal },
+      );
+      const liftUnlessCapturing = () => {
+        if (!this.busy && this.veil.lowered) this.veil.lift();
+      };
+      // `click` follows `pointerup` in the same task, so by the timeout a capture owns the veil.
+      shield.addEventListener('pointerup', () => setTimeout(liftUnlessCapturing, 0), { signal });
+      shield.addEventListener('pointercancel', liftUnlessCapturing, { signal });
+      signal.addEventListener('abort', liftUnlessCapturing);
+    }
     shield.addEventListener(
       'click',
       (e) => {
@@ -1038,8 +1069,7 @@ export class ToolbarApp {
     try {
       this.status.append(bar);
       const item = await captureFullPage({
-        hideUi: (hidden) =>
-          hidden ? this.root.setAttribute('data-hidden', '') : this.root.removeAttribute('data-hidden'),
+        hideUi: (hidden) => (hidden ? void this.veil.lower(null) : this.veil.lift()),
         progress: (done, total, note) => {
           this.setStatus(`Full page: ${done}/${total} ${note}`);
           const fill = bar.firstElementChild as HTMLElement | null;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CaptureQuota, type Clock, isQuotaError, withQuotaRetry } from './capture-quota.js';
+import {
+  CAPTURE_WINDOW_MS,
+  CaptureQuota,
+  type Clock,
+  isQuotaError,
+  QUOTA_RETRY_MS,
+  withQuotaRetry,
+} from './capture-quota.js';
 
 /** A virtual clock: sleep advances time instantly, so the tests are deterministic. */
 function fakeClock(): Clock & { t: number } {
@@ -67,6 +74,37 @@ describe('withQuotaRetry', () => {
       withQuotaRetry(quota, async () => Promise.reject(new Error('Cannot access contents of url')), clock),
     ).rejects.toThrow('Cannot access');
   });
+  it('retries in the same slot after a short pause, not after a window, and the next window counts from the retry', async () => {
+    const clock = fakeClock();
+    const quota = new CaptureQuota(clock);
+    const calls: number[] = [];
+    const refusals = [false, false, true, false];
+    const capture = async () => {
+      calls.push(clock.t);
+      if (refusals[calls.length - 1])
+        throw new Error('exceeds the MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND quota');
+      return calls.length;
+    };
+    await withQuotaRetry(quota, capture, clock);
+    await withQuotaRetry(quota, capture, clock);
+    // The third waits for the window, is refused once (Chrome's clock is a little behind), retries.
+    await withQuotaRetry(quota, capture, clock);
+    expect(calls).toEqual([0, 0, CAPTURE_WINDOW_MS, CAPTURE_WINDOW_MS + QUOTA_RETRY_MS]);
+    // The fourth shares the third's window, which starts at its successful retry.
+    await withQuotaRetry(quota, capture, clock);
+    expect(calls[4]).toBe(CAPTURE_WINDOW_MS + QUOTA_RETRY_MS);
+    await withQuotaRetry(quota, async () => clock.t, clock);
+    expect(clock.t).toBe(2 * CAPTURE_WINDOW_MS + QUOTA_RETRY_MS);
+  });
+
+  it('gives up on a quota that never frees', async () => {
+    const clock = fakeClock();
+    const quota = new CaptureQuota(clock);
+    const refuse = async () => Promise.reject(new Error('MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND'));
+    await expect(withQuotaRetry(quota, refuse, clock)).rejects.toThrow('MAX_CAPTURE');
+    expect(clock.t).toBeLessThanOrEqual(2 * CAPTURE_WINDOW_MS);
+  });
+
   it('recognises the quota message', () => {
     expect(isQuotaError(new Error('exceeds the MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND quota'))).toBe(true);
     expect(isQuotaError('tab not found')).toBe(false);

@@ -13,21 +13,49 @@ import type { StoredCrop } from './collection-store.js';
 /** One gate per worker: every caller of captureVisibleTab in the extension should share it. */
 export const captureQuota = new CaptureQuota();
 
-/** Captures a tab's visible area; the tab is made the active one of its window first. */
-export async function captureTab(tabId: number): Promise<ImageBitmap> {
-  const tab = await chromeApi.tabs.get(tabId);
-  if (!tab.active) await chromeApi.tabs.update(tabId, { active: true });
-  const dataUrl = await withQuotaRetry(captureQuota, () =>
-    chromeApi.tabs.captureVisibleTab(tab.windowId, { format: 'png' }),
-  );
-  const blob = await (await fetch(dataUrl)).blob();
-  // No colour conversion or premultiplication: crops must be the captured bytes.
+/**
+ * A PNG data URL of a tab's visible area. With `windowId` (the tab sent the request from a click,
+ * so it is the one shown in that window) the capture starts at once and the tab is looked up in
+ * parallel, to refuse an image of another tab the designer switched to meanwhile. Without it the
+ * tab is looked up and made the active one of its window first.
+ */
+export async function captureDataUrl(tabId: number, windowId?: number): Promise<string> {
+  const shoot = (window: number) =>
+    withQuotaRetry(captureQuota, () => chromeApi.tabs.captureVisibleTab(window, { format: 'png' }));
+  if (windowId === undefined) {
+    const tab = await chromeApi.tabs.get(tabId);
+    if (!tab.active) await chromeApi.tabs.update(tabId, { active: true });
+    return shoot(tab.windowId);
+  }
+  const [dataUrl, tab] = await Promise.all([shoot(windowId), chromeApi.tabs.get(tabId)]);
+  if (!tab.active || tab.windowId !== windowId)
+    throw new Error('The tab was switched during the capture; pick it again.');
+  return dataUrl;
+}
+
+type Base64Decoder = (base64: string) => Uint8Array<ArrayBuffer>;
+const fromBase64 = (Uint8Array as unknown as { fromBase64?: Base64Decoder }).fromBase64;
+
+/** Decodes a PNG data URL; no colour conversion or premultiplication: crops must be the captured bytes. */
+export async function decodePng(dataUrl: string): Promise<ImageBitmap> {
+  const blob = fromBase64
+    ? new Blob([fromBase64(dataUrl.slice(dataUrl.indexOf(',') + 1))], { type: 'image/png' })
+    : await (await fetch(dataUrl)).blob();
   return createImageBitmap(blob, { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
 }
+
+/** Captures a tab's visible area (see captureDataUrl). */
+export async function captureTab(tabId: number, windowId?: number): Promise<ImageBitmap> {
+  return decodePng(await captureDataUrl(tabId, windowId));
+}
+
+/** Uint8Array.prototype.toBase64 (Chrome 140+), where the browser has it. */
+const toBase64 = (Uint8Array.prototype as unknown as { toBase64?: (this: Uint8Array) => string }).toBase64;
 
 export async function pngBase64(canvas: OffscreenCanvas): Promise<string> {
   const blob = await canvas.convertToBlob({ type: 'image/png' });
   const bytes = new Uint8Array(await blob.arrayBuffer());
+  if (toBase64) return toBase64.call(bytes);
   let binary = '';
   const step = 0x8000;
   for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
@@ -46,8 +74,9 @@ export async function captureCrop(
   tabId: number,
   rect: CssRect,
   viewport: ViewportInfo,
+  windowId?: number,
 ): Promise<StoredCrop | null> {
-  const bitmap = await captureTab(tabId);
+  const bitmap = await captureTab(tabId, windowId);
   try {
     const px = cropToImage(rect, viewport, bitmap);
     if (!px) return null;
@@ -66,6 +95,8 @@ interface StitchJob {
   canvas: OffscreenCanvas | null;
   scale: number;
   bands: number;
+  /** Bands are decoded and drawn in order, behind the captures; `end` waits for the last. */
+  drawn: Promise<void>;
 }
 
 /** Full-page stitching jobs, one per request; lost with the worker (the toolbar then says so). */
@@ -75,7 +106,7 @@ export class StitchJobs {
   begin(tabId: number, width: number, height: number): string {
     for (const [id, job] of this.jobs) if (job.tabId === tabId) this.jobs.delete(id);
     const id = crypto.randomUUID();
-    this.jobs.set(id, { tabId, width, height, canvas: null, scale: 1, bands: 0 });
+    this.jobs.set(id, { tabId, width, height, canvas: null, scale: 1, bands: 0, drawn: Promise.resolve() });
     return id;
   }
 
@@ -87,15 +118,34 @@ export class StitchJobs {
     return job;
   }
 
-  /** Captures the viewport and copies band [srcY, srcY+height) to destY of the output. */
+  /**
+   * Captures the viewport and queues copying band [srcY, srcY+height) to destY of the output.
+   * Answers as soon as the pixels are captured, so the page scrolls on while the band is decoded.
+   */
   async band(
     tabId: number,
     id: string,
     band: { srcY: number; height: number; destY: number },
     viewport: ViewportInfo,
-  ) {
+    windowId?: number,
+  ): Promise<{ done: number }> {
     const job = this.job(tabId, id);
-    const bitmap = await captureTab(tabId);
+    const dataUrl = await captureDataUrl(tabId, windowId);
+    job.bands += 1;
+    const drawn = job.drawn.then(() => this.draw(job, dataUrl, band, viewport));
+    // A failure is reported by `end`; until then nothing awaits it.
+    drawn.catch(() => undefined);
+    job.drawn = drawn;
+    return { done: job.bands };
+  }
+
+  private async draw(
+    job: StitchJob,
+    dataUrl: string,
+    band: { srcY: number; height: number; destY: number },
+    viewport: ViewportInfo,
+  ): Promise<void> {
+    const bitmap = await decodePng(dataUrl);
     try {
       if (!job.canvas) {
         // The measured bitmap/viewport ratio is the real device scale (zoom included).
@@ -111,8 +161,6 @@ export class StitchJobs {
         const h = Math.min(px.sh, job.canvas.height - destY);
         if (h > 0) context2d(job.canvas).drawImage(bitmap, px.sx, px.sy, px.sw, h, 0, destY, px.sw, h);
       }
-      job.bands += 1;
-      return { done: job.bands };
     } finally {
       bitmap.close();
     }
@@ -121,6 +169,7 @@ export class StitchJobs {
   async end(tabId: number, id: string): Promise<StoredCrop | null> {
     const job = this.job(tabId, id);
     this.jobs.delete(id);
+    await job.drawn;
     if (!job.canvas) return null;
     return { png: await pngBase64(job.canvas), width: job.canvas.width, height: job.canvas.height };
   }

@@ -66,6 +66,43 @@ describe('CollectionStore', () => {
     expect(JSON.stringify(storage.data.get('xipe-toolbar:collection:7'))).not.toContain(PNG_1x1);
   });
 
+  it('reads while a capture is still running, then writes the crop and its item in one go', async () => {
+    const { storage, store } = setup();
+    const reads: string[] = [];
+    const writes: string[][] = [];
+    const get = storage.get.bind(storage);
+    const set = storage.set.bind(storage);
+    storage.get = async (keys) => {
+      reads.push(...keys);
+      return get(keys);
+    };
+    storage.set = async (items) => {
+      writes.push(Object.keys(items));
+      return set(items);
+    };
+    let finish: (crop: StoredCrop) => void = () => undefined;
+    const capture = new Promise<StoredCrop>((resolve) => {
+      finish = resolve;
+    });
+    const added = store.addElement(3, draft(), capture);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(reads).toEqual(['xipe-toolbar:collection:3']);
+    expect(writes).toEqual([]);
+    finish({ png: PNG_1x1, width: 1, height: 1 });
+    const item = await added;
+    expect(writes).toEqual([[cropKey(item.key), 'xipe-toolbar:collection:3']]);
+    expect(await store.crop(item.key)).toEqual({ png: PNG_1x1, width: 1, height: 1 });
+  });
+
+  it('writes nothing when the capture fails, and the next addition still works', async () => {
+    const { storage, store } = setup();
+    const failed = Promise.reject(new Error('The tab was switched during the capture; pick it again.'));
+    await expect(store.addElement(4, draft(), failed)).rejects.toThrow('switched');
+    expect([...storage.data.keys()]).toEqual([]);
+    await store.addElement(4, draft(), null);
+    expect((await store.get(4, URL)).elements).toHaveLength(1);
+  });
+
   it('serialises concurrent additions so none is lost', async () => {
     const { store } = setup();
     await Promise.all(

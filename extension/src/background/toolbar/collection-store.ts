@@ -90,9 +90,25 @@ export class CollectionStore {
     });
   }
 
-  addElement(tabId: number, draft: ElementDraft, crop: StoredCrop | null): Promise<CollectedElement> {
+  /**
+   * Adds an element with its crop. The crop may still be on its way (a capture in progress): the
+   * collection is read meanwhile, and nothing is written if the capture fails.
+   */
+  addElement(
+    tabId: number,
+    draft: ElementDraft,
+    pendingCrop: StoredCrop | null | Promise<StoredCrop | null>,
+  ): Promise<CollectedElement> {
+    // Settled at once, so a capture that fails before its turn is never an unhandled rejection.
+    const cropResult = Promise.resolve(pendingCrop).then(
+      (crop) => ({ crop }),
+      (error: unknown) => ({ error }),
+    );
     return this.serial(tabId, async () => {
-      const c = (await this.read(tabId)) ?? emptyCollection(draft.page_url, this.now());
+      const [stored, captured] = await Promise.all([this.read(tabId), cropResult]);
+      if ('error' in captured) throw captured.error;
+      const crop = captured.crop;
+      const c = stored ?? emptyCollection(draft.page_url, this.now());
       const key = this.newKey();
       const item: CollectedElement = {
         ...draft,
@@ -100,8 +116,9 @@ export class CollectionStore {
         created_at: this.now().toISOString(),
         crop: crop ? { width: crop.width, height: crop.height } : null,
       };
-      if (crop) await this.storage.set({ [cropKey(key)]: crop });
-      await this.write(tabId, { ...c, elements: [...c.elements, item] });
+      const next = { ...c, elements: [...c.elements, item] };
+      // One write for the crop and the item that names it: one round trip, and never one without the other.
+      await this.storage.set({ ...(crop ? { [cropKey(key)]: crop } : {}), [collectionKey(tabId)]: next });
       return item;
     });
   }

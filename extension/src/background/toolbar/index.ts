@@ -26,7 +26,7 @@ export function registerToolbar(link: HostLink): void {
     capture: {
       crop: captureCrop,
       begin: (tabId, width, height) => jobs.begin(tabId, width, height),
-      band: (tabId, job, band, viewport) => jobs.band(tabId, job, band, viewport),
+      band: (tabId, job, band, viewport, windowId) => jobs.band(tabId, job, band, viewport, windowId),
       end: (tabId, job) => jobs.end(tabId, job),
       abandon: (tabId, job) => jobs.abandon(tabId, job),
     },
@@ -44,7 +44,7 @@ export function registerToolbar(link: HostLink): void {
       });
       return false;
     }
-    void handle(message, { tabId: tab.id, tabUrl }).then(sendResponse);
+    void handle(message, { tabId: tab.id, tabUrl, windowId: tab.windowId }).then(sendResponse);
     return true;
   });
 

@@ -38,6 +38,7 @@ export interface ToolbarDeps {
         height: number;
         dpr: number;
       },
+      windowId?: number,
     ): Promise<StoredCrop | null>;
     begin(tabId: number, width: number, height: number): string;
     band(
@@ -45,6 +46,7 @@ export interface ToolbarDeps {
       job: string,
       band: { srcY: number; height: number; destY: number },
       viewport: { width: number; height: number; dpr: number },
+      windowId?: number,
     ): Promise<{ done: number }>;
     end(tabId: number, job: string): Promise<StoredCrop | null>;
     abandon(tabId: number, job: string): void;
@@ -56,6 +58,8 @@ export interface ToolbarSender {
   tabId: number;
   /** The tab's URL as the browser reports it (never taken from the message). */
   tabUrl: string;
+  /** The tab's window, as the browser reports it: captures start without looking the tab up. */
+  windowId?: number;
 }
 
 const SAVE_TIMEOUT_MS = 60_000;
@@ -126,7 +130,7 @@ export function createToolbarHandler(deps: ToolbarDeps) {
   }
 
   async function dispatch(req: ToolbarRequest, sender: ToolbarSender): Promise<unknown> {
-    const { tabId, tabUrl } = sender;
+    const { tabId, tabUrl, windowId } = sender;
     switch (req.type) {
       case 'xipe-toolbar:get_state':
         return {
@@ -134,7 +138,8 @@ export function createToolbarHandler(deps: ToolbarDeps) {
           host_connected: deps.host.connected,
         };
       case 'xipe-toolbar:capture_element': {
-        const crop = await deps.capture.crop(tabId, req.crop, req.viewport);
+        // The store reads the collection while the capture runs.
+        const crop = deps.capture.crop(tabId, req.crop, req.viewport, windowId);
         const item = await deps.store.addElement(tabId, req.draft, crop);
         emit(item.kind === 'area' ? 'area_picked' : 'element_picked', tabId, item.page_url, item);
         if (item.comment) emit('note_added', tabId, item.page_url, { key: item.key, comment: item.comment });
@@ -165,13 +170,14 @@ export function createToolbarHandler(deps: ToolbarDeps) {
           req.job,
           { srcY: req.src_y, height: req.height, destY: req.dest_y },
           req.viewport,
+          windowId,
         );
       case 'xipe-toolbar:full_page_end': {
         if (!req.draft) {
           deps.capture.abandon(tabId, req.job);
           return null;
         }
-        const crop = await deps.capture.end(tabId, req.job);
+        const crop = deps.capture.end(tabId, req.job);
         const item = await deps.store.addElement(tabId, req.draft, crop);
         emit('element_picked', tabId, item.page_url, item);
         return item;
