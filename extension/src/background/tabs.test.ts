@@ -1,8 +1,42 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../platform/browser.js', () => ({ browser: {}, chromeApi: {}, userScriptsApi: () => null }));
+interface FakeTab {
+  id: number;
+  windowId: number;
+  index: number;
+  url: string;
+  title: string;
+  active: boolean;
+}
+const browserTabs: FakeTab[] = [];
+const calls: string[] = [];
+const fakeBrowser = {
+  tabs: {
+    get: async (id: number) => {
+      calls.push('tabs.get');
+      const tab = browserTabs.find((t) => t.id === id);
+      if (tab === undefined) throw new Error(`No tab with id: ${id}.`);
+      return tab;
+    },
+    query: async () => {
+      calls.push('tabs.query');
+      return browserTabs;
+    },
+  },
+  windows: {
+    getLastFocused: async () => {
+      calls.push('windows.getLastFocused');
+      return { id: 2 };
+    },
+  },
+};
+vi.mock('../platform/browser.js', () => ({
+  browser: fakeBrowser,
+  chromeApi: {},
+  userScriptsApi: () => null,
+}));
 
-const { pickTarget, sortTabs } = await import('./tabs.js');
+const { findTarget, pickTarget, sortTabs } = await import('./tabs.js');
 
 const tab = (
   id: number,
@@ -43,5 +77,29 @@ describe('tabs', () => {
     expect(() => pickTarget(tabs, { tab_id: 99 })).toThrow(/No tab with id 99/);
     expect(() => pickTarget(tabs, { url_contains: 'nope' })).toThrow(/a\.example\/page/);
     expect(() => pickTarget([], {})).toThrow(/no open tab/);
+  });
+});
+
+describe('findTarget', () => {
+  browserTabs.push(
+    { id: 7, windowId: 2, index: 1, url: 'https://b.example/two', title: 't7', active: true },
+    { id: 9, windowId: 2, index: 0, url: 'https://b.example/one', title: 't9', active: false },
+    { id: 3, windowId: 1, index: 0, url: 'https://a.example/page', title: 't3', active: true },
+  );
+  const found = async (target: Parameters<typeof findTarget>[0]) => {
+    calls.length = 0;
+    const tab = await findTarget(target);
+    return { id: tab.id, calls: [...calls] };
+  };
+
+  it('asks the browser only what the target needs, with the same choice as pickTarget', async () => {
+    expect(await found({ tab_id: 9 })).toEqual({ id: 9, calls: ['tabs.get'] });
+    expect(await found({ url_contains: 'b.example' })).toEqual({ id: 9, calls: ['tabs.query'] });
+    expect(await found({})).toEqual({ id: 7, calls: ['tabs.query', 'windows.getLastFocused'] });
+  });
+
+  it('lists the open tabs in its errors', async () => {
+    await expect(findTarget({ tab_id: 99 })).rejects.toThrow(/No tab with id 99/);
+    await expect(findTarget({ url_contains: 'nope' })).rejects.toThrow(/a\.example\/page/);
   });
 });

@@ -13,6 +13,29 @@ export async function listAllTabs(): Promise<TabInfo[]> {
   );
 }
 
+/**
+ * The tab a command acts on (pickTarget's rules), asking the browser only what the target needs:
+ * one `tabs.get` for a tab_id, one `tabs.query` for url_contains (no focused-window lookup), the
+ * full listing only for the default (the active tab of the last focused window) and for errors,
+ * which list the open tabs. `focused_window` is only meaningful in the default case.
+ */
+export async function findTarget(target: TabTarget): Promise<TabInfo> {
+  if (target.tab_id !== undefined) {
+    const tab = await browser.tabs.get(target.tab_id).catch(() => null);
+    if (tab?.id === target.tab_id) return toTabInfo(tab, tab.id, null);
+  } else if (target.url_contains !== undefined) {
+    const needle = target.url_contains;
+    const tabs = sortTabs(
+      (await browser.tabs.query({})).flatMap((tab) =>
+        tab.id === undefined ? [] : [toTabInfo(tab, tab.id, null)],
+      ),
+    );
+    const tab = tabs.find((t) => t.url.includes(needle));
+    if (tab !== undefined) return tab;
+  }
+  return pickTarget(await listAllTabs(), target);
+}
+
 export function sortTabs(tabs: TabInfo[]): TabInfo[] {
   return [...tabs].sort((a, b) => a.window_id - b.window_id || a.index - b.index);
 }

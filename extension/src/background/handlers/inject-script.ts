@@ -4,7 +4,7 @@ import { chromeApi } from '../../platform/browser.js';
 import { removeToolbars } from '../injection/cleanup.js';
 import { forbiddenReason } from '../injection/forbidden-urls.js';
 import { mapApiError, runInjection } from '../injection/run-injection.js';
-import { listAllTabs, pickTarget } from '../tabs.js';
+import { findTarget } from '../tabs.js';
 import type { HandlerContext } from './types.js';
 
 /**
@@ -15,7 +15,7 @@ export async function injectScript(
   params: InjectScriptParams,
   _ctx: HandlerContext,
 ): Promise<InjectScriptResult> {
-  const tab = pickTarget(await listAllTabs(), params.target);
+  const tab = await findTarget(params.target);
   const ref = { id: tab.id, url: tab.url, title: tab.title };
   const ownOrigin = chromeApi.runtime.getURL('/') || EXTENSION_ORIGIN;
   const reason = forbiddenReason(tab.url, ownOrigin);

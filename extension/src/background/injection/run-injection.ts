@@ -1,7 +1,8 @@
 import type { InjectMethod, InjectWorld } from '../../../../shared/src/index.js';
 import { XipeError } from '../../../../shared/src/index.js';
 import { chromeApi, userScriptsApi } from '../../platform/browser.js';
-import { instrumentCompletion, neutralizeHashbang } from './completion.js';
+import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
+import { LruCache } from './lru-cache.js';
 import { INJECTED_SOURCE_URL, type PageError, PageOutcome, PageReport, pageRuntime } from './page-runtime.js';
 
 /**
@@ -47,9 +48,42 @@ export interface InjectionOutput {
 /** The wrapper puts the code on the line after `try {`, so page line numbers are one higher. */
 const BODY_LINE_OFFSET = 1;
 
-function newSlotName(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return `__xipeInject_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+/**
+ * The page-side registry of per-call slots (see `pageRuntime`). Random per service-worker
+ * lifetime, not per call: the injected code names it, and code that is identical from call to
+ * call is compiled once by the page's V8.
+ */
+const REGISTRY = `__xipeInject_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) =>
+  b.toString(16).padStart(2, '0'),
+).join('')}`;
+const CURRENT_SLOT = `globalThis.${REGISTRY}.current`;
+/** Installs the registry in the page (or returns at once): the same text every call. */
+const RUNTIME_SETUP = `(${pageRuntime.toString()})(${JSON.stringify(REGISTRY)}, null, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)});`;
+const SOURCE_URL_TAIL = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
+let lastCallId = 0;
+
+/** What the agent's code becomes for userScripts: the rewrite (or why it failed) and the text to inject. */
+interface PreparedCode {
+  instrumented: InstrumentResult;
+  body: string;
+}
+
+/**
+ * Agents run the same files again and again: the rewrite of recent scripts is kept (keyed by the
+ * code itself; at most 16 scripts and 8 Mi characters of code plus rewrite, nothing over that).
+ */
+const prepared = new LruCache<string, PreparedCode>(16, 8 * 1024 * 1024);
+
+function prepare(code: string): PreparedCode {
+  const cached = prepared.get(code);
+  if (cached !== undefined) return cached;
+  const instrumented = instrumentCompletion(code, `${CURRENT_SLOT}.v`);
+  const body = instrumented.ok
+    ? `try {\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\n${CURRENT_SLOT}.finish();${SOURCE_URL_TAIL}`
+    : `undefined; try {\n${neutralizeHashbang(code)}\n} catch (e) { ${CURRENT_SLOT}.fail(e); undefined } finally { ${CURRENT_SLOT}.ran = true }${SOURCE_URL_TAIL}`;
+  const result = { instrumented, body };
+  prepared.set(code, result, code.length + body.length);
+  return result;
 }
 
 export async function runInjection(request: InjectionRequest): Promise<InjectionOutput> {
@@ -82,15 +116,13 @@ export async function runInjection(request: InjectionRequest): Promise<Injection
 }
 
 async function viaUserScripts(api: typeof chrome.userScripts, request: InjectionRequest): Promise<unknown> {
-  const slot = newSlotName();
-  const slotRef = `globalThis.${slot}`;
+  lastCallId += 1;
+  const callId = String(lastCallId);
   const world = request.world === 'main' ? 'MAIN' : 'USER_SCRIPT';
-  const setup = `(${pageRuntime.toString()})(${JSON.stringify(slot)}, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)});`;
-  const instrumented = instrumentCompletion(request.code, `${slotRef}.v`);
-  const tail = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
-  const body = instrumented.ok
-    ? `try {\n${instrumented.code}\n} catch (e) { ${slotRef}.fail(e) }\n${slotRef}.finish();${tail}`
-    : `undefined; try {\n${neutralizeHashbang(request.code)}\n} catch (e) { ${slotRef}.fail(e); undefined } finally { ${slotRef}.ran = true }${tail}`;
+  // Three scripts run back to back: the runtime (installed once per page), this call's slot made
+  // the registry's `current`, then the agent's code (the same text every call for the same code).
+  const begin = `globalThis.${REGISTRY}.begin(${JSON.stringify(callId)}, ${BODY_LINE_OFFSET}, true);`;
+  const { instrumented, body } = prepare(request.code);
 
   const execute = async (code: string | readonly string[]): Promise<unknown> => {
     const sources = (typeof code === 'string' ? [code] : code).map((text) => ({ code: text }));
@@ -109,13 +141,14 @@ async function viaUserScripts(api: typeof chrome.userScripts, request: Injection
     }
   };
 
-  const result = await execute([setup, body]);
+  const result = await execute([RUNTIME_SETUP, begin, body]);
   if (instrumented.ok) {
     const outcome = PageOutcome.safeParse(result);
     if (outcome.success) return fromOutcome(outcome.data);
   }
   // The value did not come through finish(): the body did not run (syntax error) or ran unrewritten.
-  const report = PageReport.safeParse(await execute(`${slotRef} ? ${slotRef}.report() : null`));
+  const slot = `globalThis.${REGISTRY}?.calls[${JSON.stringify(callId)}]`;
+  const report = PageReport.safeParse(await execute(`${slot} ? ${slot}.report() : null`));
   if (!report.success) {
     throw new XipeError(
       'SCRIPT_ERROR',
@@ -154,7 +187,7 @@ async function viaScripting(request: InjectionRequest): Promise<unknown> {
       world: 'MAIN',
       injectImmediately: true,
       func: pageRuntime,
-      args: [newSlotName(), `${request.code}\n//# sourceURL=${INJECTED_SOURCE_URL}`, 0, INJECTED_SOURCE_URL],
+      args: [REGISTRY, String(++lastCallId), `${request.code}${SOURCE_URL_TAIL}`, 0, INJECTED_SOURCE_URL],
     });
   } catch (err) {
     throw mapApiError(err, request.tabId);
