@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  InjectScriptParams,
-  type TabTarget,
-  TabTarget as TabTargetSchema,
-} from '../../../shared/src/commands/index.js';
+import { InjectScriptParams, type TabTarget } from '../../../shared/src/commands/index.js';
 import { XipeError } from '../../../shared/src/errors.js';
 import type { BridgeClient } from '../bridge.js';
 import { listAllTabs } from '../tab-list.js';
+import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
 import { defineTool } from './define-tool.js';
 
 /** Scripts above this are refused before reading (the bridge frame cap leaves room for JSON escaping). */
@@ -24,19 +21,7 @@ const InjectScriptArgs = z
       .describe(
         'Absolute path of the .js file to run. The server reads it; its contents never appear in the result.',
       ),
-    tab_id: TabTargetSchema.shape.tab_id.describe('Target tab id (from list_tabs).'),
-    url_contains: TabTargetSchema.shape.url_contains.describe('Target the tab whose URL contains this text.'),
-    page_index: z
-      .number()
-      .int()
-      .nonnegative()
-      .optional()
-      .describe('Target by 0-based position in list_tabs order.'),
-    browser: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('browser_id (from list_tabs) when several browsers are connected.'),
+    ...tabTargetShape,
     cleanup_before: InjectScriptParams.shape.cleanup_before.describe(
       'Remove an existing X-IPE toolbar and its injection guards before running.',
     ),
@@ -45,16 +30,7 @@ const InjectScriptArgs = z
     ),
     timeout_ms: InjectScriptParams.shape.timeout_ms.describe('How long the script may run (default 30000).'),
   })
-  .superRefine((args, ctx) => {
-    const given = (['tab_id', 'url_contains', 'page_index'] as const).filter((k) => args[k] !== undefined);
-    if (given.length > 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [given[1] ?? 'page_index'],
-        message: `give at most one of tab_id, url_contains, page_index (got ${given.join(' and ')})`,
-      });
-    }
-  });
+  .superRefine(refineOneTarget);
 
 export const injectScriptTool = defineTool({
   name: 'inject_script',
