@@ -1,11 +1,18 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { InjectScriptParams, type TabTarget } from '../../../shared/src/commands/index.js';
+import {
+  InjectScriptParams,
+  type InjectScriptParamsInput,
+  type InjectScriptResult,
+  SCRIPT_CACHE_MAX_CHARS,
+  type TabTarget,
+} from '../../../shared/src/commands/index.js';
 import { XipeError } from '../../../shared/src/errors.js';
 import type { BridgeClient } from '../bridge.js';
 import { listAllTabs } from '../tab-list.js';
-import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
+import { refineOneTarget, routeOptions, tabTargetShape } from '../tab-target-args.js';
 import { defineTool } from './define-tool.js';
 
 /** Scripts above this are refused before reading (the bridge frame cap leaves room for JSON escaping). */
@@ -45,21 +52,36 @@ export const injectScriptTool = defineTool({
     const started = performance.now();
     const code = await readScript(args.file_path);
     const route = await resolveRoute(ctx.bridge, args, ctx.signal);
-    const result = await ctx.bridge.request(
-      'inject_script',
-      {
-        code,
-        world: args.world,
-        cleanup_before: args.cleanup_before,
-        target: route.target,
-        timeout_ms: args.timeout_ms,
-      },
-      {
-        ...(route.browser !== undefined ? { browser: route.browser } : {}),
-        timeoutMs: args.timeout_ms,
-        signal: ctx.signal,
-      },
-    );
+    const send = (script: Pick<InjectScriptParamsInput, 'code' | 'code_sha256'>) =>
+      ctx.bridge.request(
+        'inject_script',
+        {
+          ...script,
+          world: args.world,
+          cleanup_before: args.cleanup_before,
+          target: route.target,
+          timeout_ms: args.timeout_ms,
+        },
+        { ...routeOptions(route), timeoutMs: args.timeout_ms, signal: ctx.signal },
+      );
+    // A script this server already sent to that browser goes by its hash only; the extension
+    // answers SCRIPT_NOT_CACHED (having done nothing) when it no longer holds it.
+    const sent = code.length <= SCRIPT_CACHE_MAX_CHARS ? ctx.sentScripts : undefined;
+    const sha256 = sent !== undefined ? createHash('sha256').update(code, 'utf8').digest('hex') : undefined;
+    const browser = route.browser ?? '';
+    let result: InjectScriptResult | undefined;
+    if (sent !== undefined && sha256 !== undefined && sent.has(browser, sha256)) {
+      try {
+        result = await send({ code_sha256: sha256 });
+      } catch (err) {
+        if (!(err instanceof XipeError && err.code === 'SCRIPT_NOT_CACHED')) throw err;
+        sent.forget(browser, sha256);
+      }
+    }
+    if (result === undefined) {
+      result = await send(sha256 !== undefined ? { code, code_sha256: sha256 } : { code });
+      if (sha256 !== undefined) sent?.add(browser, sha256);
+    }
     return {
       success: true,
       returnValue: result.returnValue ?? null,
@@ -70,7 +92,6 @@ export const injectScriptTool = defineTool({
     };
   },
 });
-
 /**
  * Files up to this size are read synchronously: one blocking read of a few hundred KiB takes less
  * than the several thread-pool round trips of an async stat+open+read+close (measured ~0.5 ms of a
