@@ -10,6 +10,7 @@ interface FakeTab {
 }
 const browserTabs: FakeTab[] = [];
 const calls: string[] = [];
+let changeDuringQuery = false;
 const fakeBrowser = {
   tabs: {
     get: async (id: number) => {
@@ -20,7 +21,12 @@ const fakeBrowser = {
     },
     query: async () => {
       calls.push('tabs.query');
-      return browserTabs;
+      const listing = [...browserTabs];
+      if (changeDuringQuery) {
+        changeDuringQuery = false;
+        tabsChanged(); // an event arrived while the query was in flight
+      }
+      return listing;
     },
   },
   windows: {
@@ -36,7 +42,7 @@ vi.mock('../platform/browser.js', () => ({
   userScriptsApi: () => null,
 }));
 
-const { findTarget, pickTarget, sortTabs } = await import('./tabs.js');
+const { findTarget, pickTarget, sortTabs, tabsChanged } = await import('./tabs.js');
 
 const tab = (
   id: number,
@@ -93,9 +99,37 @@ describe('findTarget', () => {
   };
 
   it('asks the browser only what the target needs, with the same choice as pickTarget', async () => {
-    expect(await found({ tab_id: 9 })).toEqual({ id: 9, calls: ['tabs.get'] });
+    tabsChanged();
     expect(await found({ url_contains: 'b.example' })).toEqual({ id: 9, calls: ['tabs.query'] });
     expect(await found({})).toEqual({ id: 7, calls: ['tabs.query', 'windows.getLastFocused'] });
+  });
+
+  it('answers from the tab snapshot until a tab or window event', async () => {
+    tabsChanged();
+    expect(await found({ tab_id: 9 })).toEqual({ id: 9, calls: ['tabs.query'] });
+    expect(await found({ url_contains: 'a.example' })).toEqual({ id: 3, calls: [] });
+    expect(await found({ tab_id: 7 })).toEqual({ id: 7, calls: [] });
+    // A tab the snapshot does not know yet (its event still on the way) is asked for directly.
+    browserTabs.push({
+      id: 11,
+      windowId: 1,
+      index: 1,
+      url: 'https://c.example/',
+      title: 't11',
+      active: false,
+    });
+    expect(await found({ tab_id: 11 })).toEqual({ id: 11, calls: ['tabs.get'] });
+    tabsChanged();
+    expect(await found({ url_contains: 'c.example' })).toEqual({ id: 11, calls: ['tabs.query'] });
+    browserTabs.pop();
+  });
+
+  it('does not keep a listing that a change overtook', async () => {
+    tabsChanged();
+    changeDuringQuery = true;
+    expect(await found({ url_contains: 'b.example' })).toEqual({ id: 9, calls: ['tabs.query'] });
+    expect(await found({ url_contains: 'b.example' })).toEqual({ id: 9, calls: ['tabs.query'] });
+    expect(await found({ url_contains: 'b.example' })).toEqual({ id: 9, calls: [] });
   });
 
   it('lists the open tabs in its errors', async () => {
