@@ -1,6 +1,6 @@
 import type { InjectMethod, InjectWorld } from '../../../../shared/src/index.js';
 import { XipeError } from '../../../../shared/src/index.js';
-import { chromeApi, userScriptsApi } from '../../platform/browser.js';
+import { chromeApi } from '../../platform/browser.js';
 import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
 import { LruCache } from './lru-cache.js';
 import { INJECTED_SOURCE_URL, type PageError, PageOutcome, PageReport, pageRuntime } from './page-runtime.js';
@@ -15,13 +15,14 @@ import { INJECTED_SOURCE_URL, type PageError, PageOutcome, PageReport, pageRunti
  * un-serializable value (DOM node, Map, cycle, undefined, NaN) comes back as {} or null. So the
  * value never goes to Chrome raw:
  *
- * - userScripts (works under any page CSP): two scripts in one execute call. The first installs a
- *   per-call slot (`pageRuntime`); the second is the agent's code, rewritten by
- *   `instrumentCompletion` so its completion value lands in the slot, inside try/catch, ending with
- *   `slot.finish()` — a promise of our own outcome, which Chrome awaits and returns. A script that
- *   does not parse never runs; acorn reports it before injecting, and the slot's `error` listener
- *   catches what V8 rejects and acorn did not. If acorn cannot parse code V8 accepts (newer syntax),
- *   the code runs unrewritten (try/catch only) and its value is Chrome's own conversion.
+ * - userScripts (works under any page CSP): three scripts in one execute call. The first installs
+ *   the page runtime (`pageRuntime`, once per page), the second makes a slot for this call, the
+ *   third is the agent's code, rewritten by `instrumentCompletion` so its completion value lands in
+ *   the slot, inside try/catch, ending with `slot.finish()` — our own outcome (a promise of it when
+ *   the value is a thenable, which Chrome awaits), which Chrome returns. A script that does not
+ *   parse never runs; acorn reports it before injecting, and the slot's `error` listener catches
+ *   what V8 rejects and acorn did not. If acorn cannot parse code V8 accepts (newer syntax), the
+ *   code runs unrewritten (try/catch only) and its value is Chrome's own conversion.
  * - scripting fallback (user scripts not allowed): `pageRuntime` as the injected function runs the
  *   code with indirect eval in the MAIN world; a CSP that forbids eval → INJECTION_BLOCKED saying
  *   how to allow user scripts. The ISOLATED world forbids eval for every extension (measured), so
@@ -86,15 +87,31 @@ function prepare(code: string): PreparedCode {
   return result;
 }
 
+/**
+ * Chrome threw synchronously from `userScripts.execute`: user scripts are not allowed (the toggle
+ * is off while the namespace exists). Nothing ran; the scripting fallback takes over.
+ */
+class UserScriptsUnavailable extends Error {}
+
+/**
+ * Prefers userScripts. Its availability is not probed first (that is one more browser round trip
+ * per call, `userScriptsApi()`'s getScripts): the namespace is missing while the toggle is off,
+ * or its methods throw synchronously.
+ */
+async function runEither(request: InjectionRequest): Promise<InjectionOutput> {
+  const api = chromeApi.userScripts as typeof chrome.userScripts | undefined;
+  if (api !== undefined && typeof api.execute === 'function') {
+    try {
+      return { returnValue: await viaUserScripts(api, request), method: 'userScripts' };
+    } catch (err) {
+      if (!(err instanceof UserScriptsUnavailable)) throw err;
+    }
+  }
+  return { returnValue: await viaScripting(request), method: 'scripting' };
+}
+
 export async function runInjection(request: InjectionRequest): Promise<InjectionOutput> {
-  const userScripts = userScriptsApi();
-  const run =
-    userScripts !== null
-      ? viaUserScripts(userScripts, request).then((returnValue) => ({
-          returnValue,
-          method: 'userScripts' as const,
-        }))
-      : viaScripting(request).then((returnValue) => ({ returnValue, method: 'scripting' as const }));
+  const run = runEither(request);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -124,24 +141,31 @@ async function viaUserScripts(api: typeof chrome.userScripts, request: Injection
   const begin = `globalThis.${REGISTRY}.begin(${JSON.stringify(callId)}, ${BODY_LINE_OFFSET}, true);`;
   const { instrumented, body } = prepare(request.code);
 
-  const execute = async (code: string | readonly string[]): Promise<unknown> => {
+  const execute = async (code: string | readonly string[], first = false): Promise<unknown> => {
     const sources = (typeof code === 'string' ? [code] : code).map((text) => ({ code: text }));
-    const [first, ...rest] = sources;
-    if (first === undefined) return null;
+    const [head, ...rest] = sources;
+    if (head === undefined) return null;
+    let pending: Promise<chrome.userScripts.InjectionResult[]>;
     try {
-      const results = await api.execute({
+      pending = api.execute({
         target: { tabId: request.tabId },
-        js: [first, ...rest],
+        js: [head, ...rest],
         world,
         injectImmediately: true,
       });
-      return results[0]?.result ?? null;
+    } catch (err) {
+      // Only before anything ran may the fallback take over (it would run the code a second time).
+      if (first) throw new UserScriptsUnavailable((err as Error).message);
+      throw mapApiError(err, request.tabId);
+    }
+    try {
+      return (await pending)[0]?.result ?? null;
     } catch (err) {
       throw mapApiError(err, request.tabId);
     }
   };
 
-  const result = await execute([RUNTIME_SETUP, begin, body]);
+  const result = await execute([RUNTIME_SETUP, begin, body], true);
   if (instrumented.ok) {
     const outcome = PageOutcome.safeParse(result);
     if (outcome.success) return fromOutcome(outcome.data);
