@@ -332,7 +332,7 @@ describe('inject_script sends a script it already sent to that browser by its ha
     fs.writeFileSync(thrower, 'throw new Error("x")');
     ext.kept.set(sha('throw new Error("x")'), 'throw new Error("x")');
     const sent = ctx.sentScripts;
-    sent?.add('', sha('throw new Error("x")'));
+    sent?.add('b1', sha('throw new Error("x")')); // the browser the only host reaches
     const result = await runTool(injectScriptTool, { file_path: thrower }, ctx);
     expect(result.isError).toBe(true);
     expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ error: 'SCRIPT_ERROR' });

@@ -68,7 +68,7 @@ export const injectScriptTool = defineTool({
     // answers SCRIPT_NOT_CACHED (having done nothing) when it no longer holds it.
     const sent = code.length <= SCRIPT_CACHE_MAX_CHARS ? ctx.sentScripts : undefined;
     const sha256 = sent !== undefined ? createHash('sha256').update(code, 'utf8').digest('hex') : undefined;
-    const browser = route.browser ?? '';
+    const browser = route.browser ?? route.reaches ?? '';
     let result: InjectScriptResult | undefined;
     if (sent !== undefined && sha256 !== undefined && sent.has(browser, sha256)) {
       try {
@@ -134,8 +134,11 @@ async function readScript(filePath: string): Promise<string> {
 }
 
 interface Route {
+  /** The browser to route to (bridge option); unset when the only candidate is taken anyway. */
   browser?: string;
   target: TabTarget;
+  /** The browser_id the call will reach, when known (also when `browser` is unset). */
+  reaches?: string;
 }
 
 interface RouteArgs {
@@ -163,7 +166,10 @@ export async function resolveRoute(
     if (args.browser !== undefined) return { browser: args.browser, target: direct };
     const hosts = await bridge.hosts({ signal });
     const withExtension = hosts.filter((h) => h.info.extension !== null);
-    if (hosts.length <= 1 || withExtension.length <= 1) return { target: direct };
+    if (hosts.length <= 1 || withExtension.length <= 1) {
+      const reaches = withExtension[0]?.info.extension?.browser.browser_id;
+      return { target: direct, ...(reaches !== undefined ? { reaches } : {}) };
+    }
     if (args.tab_id === undefined && args.url_contains === undefined) {
       const ids = withExtension.map((h) => h.info.extension?.browser.browser_id);
       throw new XipeError(
