@@ -256,7 +256,12 @@ class SocketBridgeClient implements BridgeClient {
   private async scan(): Promise<Link[]> {
     let files: string[];
     try {
-      files = (await fs.promises.readdir(this.dir)).filter((f) => DESCRIPTOR_FILE.test(f)).sort();
+      // Sync on purpose: a directory of a few entries lists in microseconds, an async readdir
+      // costs a thread-pool round trip, and every call lists it (once or twice).
+      files = fs
+        .readdirSync(this.dir)
+        .filter((f) => DESCRIPTOR_FILE.test(f))
+        .sort();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
         this.options.logger.warn('cannot list the runtime dir', {

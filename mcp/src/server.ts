@@ -20,6 +20,7 @@ import {
   type ReadResourceResult,
   ResourceTemplate,
 } from './sdk.js';
+import { SentScripts } from './sent-scripts.js';
 import { type TimeoutSettings, timeoutSettings, toolTimeoutMs } from './timeouts.js';
 import { errorResult, successResult } from './tool-result.js';
 import type { AnyTool, ToolContext } from './tools/define-tool.js';
@@ -58,6 +59,7 @@ export function createServer(deps: ServerDeps): McpServer {
     },
   );
   const timeouts = deps.timeouts ?? timeoutSettings(null);
+  const sentScripts = new SentScripts();
   const inFlight = new Set<Promise<unknown>>();
   IN_FLIGHT.set(server, inFlight);
   const track = <T>(call: Promise<T>): Promise<T> => {
@@ -84,6 +86,7 @@ export function createServer(deps: ServerDeps): McpServer {
               logger: deps.logger,
               signal: extra.signal,
               toolName: tool.name,
+              sentScripts,
             },
             {
               timeouts,

@@ -16,6 +16,11 @@ export const ErrorCode = z.enum([
   'PROTOCOL_ERROR',
   'UNAUTHORIZED',
   'INTERNAL_ERROR',
+  /**
+   * Bridge only, never returned by a tool: inject_script named its code by hash and the extension
+   * does not have it (any more); the MCP server sends the code in full instead.
+   */
+  'SCRIPT_NOT_CACHED',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

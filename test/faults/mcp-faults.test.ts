@@ -31,7 +31,7 @@ afterEach(async () => {
 
 const TAB = { id: 41, url: 'https://example.test/page', title: 'Example' };
 const answer = (params: unknown) => ({
-  returnValue: (params as InjectScriptParams).code.length,
+  returnValue: (params as InjectScriptParams).code?.length ?? 0,
   tab: TAB,
   method: 'userScripts',
 });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -183,8 +184,11 @@ describe('x-ipe-uiux mcp in front of a real host', () => {
       bytes: fs.statSync(script).size,
       elapsed_ms: expect.any(Number),
     });
+    const code = fs.readFileSync(script, 'utf8');
+    const codeSha256 = createHash('sha256').update(code, 'utf8').digest('hex');
     expect(received[0]).toEqual({
-      code: fs.readFileSync(script, 'utf8'),
+      code,
+      code_sha256: codeSha256,
       world: 'isolated',
       cleanup_before: true,
       target: { tab_id: 41 },
@@ -194,6 +198,9 @@ describe('x-ipe-uiux mcp in front of a real host', () => {
     const byIndex = await call(client, 'inject_script', { file_path: script, page_index: 1 });
     expect(byIndex.body).toMatchObject({ success: true, tab: { id: 42 } });
     expect(received[1]?.target).toEqual({ tab_id: 42 });
+    // The same script again goes to that browser by its hash only (the extension kept it).
+    expect(received[1]).toMatchObject({ code_sha256: codeSha256 });
+    expect(received[1]?.code).toBeUndefined();
 
     await call(client, 'inject_script', { file_path: script, url_contains: 'example.test/page' });
     expect(received[2]?.target).toEqual({ url_contains: 'example.test/page' });

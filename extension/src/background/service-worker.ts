@@ -6,6 +6,7 @@ import { browserInfo } from './browser-info.js';
 import { dispatch } from './dispatcher.js';
 import { HANDLERS } from './handlers/index.js';
 import { NativeHostLink } from './native-port.js';
+import { tabsChanged } from './tabs.js';
 import { registerToolbar } from './toolbar/index.js';
 
 /**
@@ -47,6 +48,20 @@ function ensureHeartbeat(): void {
 
 browser.runtime.onStartup.addListener(() => link.ensureConnected('startup'));
 browser.runtime.onInstalled.addListener(() => link.ensureConnected('installed'));
+// Anything that can change a tab's id, URL, title or place invalidates findTarget's snapshot.
+for (const event of [
+  browser.tabs.onCreated,
+  browser.tabs.onUpdated,
+  browser.tabs.onRemoved,
+  browser.tabs.onReplaced,
+  browser.tabs.onMoved,
+  browser.tabs.onAttached,
+  browser.tabs.onDetached,
+  browser.windows.onCreated,
+  browser.windows.onRemoved,
+] as const) {
+  event.addListener(tabsChanged);
+}
 browser.tabs.onActivated.addListener(() => link.ensureConnected('tab activated'));
 browser.tabs.onUpdated.addListener(() => link.ensureConnected('tab updated'));
 browser.alarms.onAlarm.addListener((alarm) => {

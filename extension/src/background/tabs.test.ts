@@ -1,8 +1,48 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../platform/browser.js', () => ({ browser: {}, chromeApi: {}, userScriptsApi: () => null }));
+interface FakeTab {
+  id: number;
+  windowId: number;
+  index: number;
+  url: string;
+  title: string;
+  active: boolean;
+}
+const browserTabs: FakeTab[] = [];
+const calls: string[] = [];
+let changeDuringQuery = false;
+const fakeBrowser = {
+  tabs: {
+    get: async (id: number) => {
+      calls.push('tabs.get');
+      const tab = browserTabs.find((t) => t.id === id);
+      if (tab === undefined) throw new Error(`No tab with id: ${id}.`);
+      return tab;
+    },
+    query: async () => {
+      calls.push('tabs.query');
+      const listing = [...browserTabs];
+      if (changeDuringQuery) {
+        changeDuringQuery = false;
+        tabsChanged(); // an event arrived while the query was in flight
+      }
+      return listing;
+    },
+  },
+  windows: {
+    getLastFocused: async () => {
+      calls.push('windows.getLastFocused');
+      return { id: 2 };
+    },
+  },
+};
+vi.mock('../platform/browser.js', () => ({
+  browser: fakeBrowser,
+  chromeApi: {},
+  userScriptsApi: () => null,
+}));
 
-const { pickTarget, sortTabs } = await import('./tabs.js');
+const { findTarget, pickTarget, sortTabs, tabsChanged } = await import('./tabs.js');
 
 const tab = (
   id: number,
@@ -43,5 +83,57 @@ describe('tabs', () => {
     expect(() => pickTarget(tabs, { tab_id: 99 })).toThrow(/No tab with id 99/);
     expect(() => pickTarget(tabs, { url_contains: 'nope' })).toThrow(/a\.example\/page/);
     expect(() => pickTarget([], {})).toThrow(/no open tab/);
+  });
+});
+
+describe('findTarget', () => {
+  browserTabs.push(
+    { id: 7, windowId: 2, index: 1, url: 'https://b.example/two', title: 't7', active: true },
+    { id: 9, windowId: 2, index: 0, url: 'https://b.example/one', title: 't9', active: false },
+    { id: 3, windowId: 1, index: 0, url: 'https://a.example/page', title: 't3', active: true },
+  );
+  const found = async (target: Parameters<typeof findTarget>[0]) => {
+    calls.length = 0;
+    const tab = await findTarget(target);
+    return { id: tab.id, calls: [...calls] };
+  };
+
+  it('asks the browser only what the target needs, with the same choice as pickTarget', async () => {
+    tabsChanged();
+    expect(await found({ url_contains: 'b.example' })).toEqual({ id: 9, calls: ['tabs.query'] });
+    expect(await found({})).toEqual({ id: 7, calls: ['tabs.query', 'windows.getLastFocused'] });
+  });
+
+  it('answers from the tab snapshot until a tab or window event', async () => {
+    tabsChanged();
+    expect(await found({ tab_id: 9 })).toEqual({ id: 9, calls: ['tabs.query'] });
+    expect(await found({ url_contains: 'a.example' })).toEqual({ id: 3, calls: [] });
+    expect(await found({ tab_id: 7 })).toEqual({ id: 7, calls: [] });
+    // A tab the snapshot does not know yet (its event still on the way) is asked for directly.
+    browserTabs.push({
+      id: 11,
+      windowId: 1,
+      index: 1,
+      url: 'https://c.example/',
+      title: 't11',
+      active: false,
+    });
+    expect(await found({ tab_id: 11 })).toEqual({ id: 11, calls: ['tabs.get'] });
+    tabsChanged();
+    expect(await found({ url_contains: 'c.example' })).toEqual({ id: 11, calls: ['tabs.query'] });
+    browserTabs.pop();
+  });
+
+  it('does not keep a listing that a change overtook', async () => {
+    tabsChanged();
+    changeDuringQuery = true;
+    expect(await found({ url_contains: 'b.example' })).toEqual({ id: 9, calls: ['tabs.query'] });
+    expect(await found({ url_contains: 'b.example' })).toEqual({ id: 9, calls: ['tabs.query'] });
+    expect(await found({ url_contains: 'b.example' })).toEqual({ id: 9, calls: [] });
+  });
+
+  it('lists the open tabs in its errors', async () => {
+    await expect(findTarget({ tab_id: 99 })).rejects.toThrow(/No tab with id 99/);
+    await expect(findTarget({ url_contains: 'nope' })).rejects.toThrow(/a\.example\/page/);
   });
 });

@@ -13,6 +13,55 @@ export async function listAllTabs(): Promise<TabInfo[]> {
   );
 }
 
+/**
+ * The tabs as of the last `tabs.query({})`, kept until any tab or window event says something
+ * changed (`tabsChanged`, wired to those events by the service worker): an agent that injects
+ * again and again into a page that does not change costs no browser round trip for the lookup.
+ * `generation` keeps a query that was in flight during a change from being kept.
+ */
+let snapshot: TabInfo[] | null = null;
+let generation = 0;
+
+/** Forgets the tab snapshot; called for every tab and window event. */
+export function tabsChanged(): void {
+  snapshot = null;
+  generation += 1;
+}
+
+async function currentTabs(): Promise<TabInfo[]> {
+  if (snapshot !== null) return snapshot;
+  const started = generation;
+  const tabs = sortTabs(
+    (await browser.tabs.query({})).flatMap((tab) =>
+      tab.id === undefined ? [] : [toTabInfo(tab, tab.id, null)],
+    ),
+  );
+  if (generation === started) snapshot = tabs;
+  return tabs;
+}
+
+/**
+ * The tab a command acts on (pickTarget's rules), asking the browser only what the target needs:
+ * a tab_id or url_contains is looked up in the tab snapshot (one `tabs.query` when there is none;
+ * `tabs.get` for a tab_id it lacks); the full listing only for the default (the active tab of the
+ * last focused window) and for errors, which list the open tabs. `focused_window` is only
+ * meaningful in the default case.
+ */
+export async function findTarget(target: TabTarget): Promise<TabInfo> {
+  if (target.tab_id !== undefined) {
+    const id = target.tab_id;
+    const known = (await currentTabs()).find((t) => t.id === id);
+    if (known !== undefined) return known;
+    const tab = await browser.tabs.get(id).catch(() => null);
+    if (tab?.id === id) return toTabInfo(tab, tab.id, null);
+  } else if (target.url_contains !== undefined) {
+    const needle = target.url_contains;
+    const tab = (await currentTabs()).find((t) => t.url.includes(needle));
+    if (tab !== undefined) return tab;
+  }
+  return pickTarget(await listAllTabs(), target);
+}
+
 export function sortTabs(tabs: TabInfo[]): TabInfo[] {
   return [...tabs].sort((a, b) => a.window_id - b.window_id || a.index - b.index);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../../../shared/src/node/logger.js';
 import type { BridgeClient } from '../bridge.js';
+import type { SentScripts } from '../sent-scripts.js';
 
 /** The narrow context a handler gets; nothing else (no module globals, no SDK objects). */
 export interface ToolContext {
@@ -11,6 +12,8 @@ export interface ToolContext {
   /** Aborted when the client cancels the call or the server shuts down. */
   signal: AbortSignal;
   toolName: string;
+  /** Scripts inject_script sent in full, per browser (one per server); without it, always in full. */
+  sentScripts?: SentScripts;
 }
 
 /** MCP tool annotations (hints for clients; see the MCP spec). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import {
   hostInfo,
   toolContext,
 } from '../../test-support/fake-bridge.js';
+import { SentScripts } from '../sent-scripts.js';
 import { runTool } from '../server.js';
 import { injectScriptTool } from './inject-script.js';
 
@@ -279,5 +281,71 @@ describe('inject_script', () => {
       const { body } = await call(bridge, { file_path: script, tab_id: 7, browser: 'b2' });
       expect(body).toMatchObject({ success: true });
     });
+  });
+});
+
+describe('inject_script sends a script it already sent to that browser by its hash only', () => {
+  /** An extension that keeps scripts sent with their hash, like the real one (ScriptStore). */
+  function keepingExtension(browser: string) {
+    const kept = new Map<string, string>();
+    const answer: FakeAnswer = (command, params) => {
+      if (command !== 'inject_script') throw new Error(`unexpected ${command}`);
+      const p = params as InjectScriptParams;
+      const code = p.code ?? (p.code_sha256 !== undefined ? kept.get(p.code_sha256) : undefined);
+      if (code === undefined) throw new XipeError('SCRIPT_NOT_CACHED', 'send the code itself');
+      if (p.code !== undefined && p.code_sha256 !== undefined) kept.set(p.code_sha256, p.code);
+      if (code.includes('throw')) throw new XipeError('SCRIPT_ERROR', 'Error: thrown');
+      return { returnValue: code.length, tab: TAB, method: 'userScripts' };
+    };
+    return { host: { info: hostInfo(browser === 'b2' ? 2 : 1, browser), answer }, kept };
+  }
+  const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+  const shapes = (bridge: FakeBridge) =>
+    bridge.sent.map((s) => {
+      const p = s.params as InjectScriptParams;
+      return `${p.code !== undefined ? 'code' : ''}${p.code_sha256 !== undefined ? '+sha' : ''}`;
+    });
+
+  it('sends in full with the hash first, then the hash alone; resends in full when the extension lost it', async () => {
+    const ext = keepingExtension('b1');
+    const bridge = new FakeBridge([ext.host]);
+    const ctx = toolContext(bridge, { toolName: 'inject_script', sentScripts: new SentScripts() });
+    const code = fs.readFileSync(script, 'utf8');
+    const run = async () => {
+      const result = await runTool(injectScriptTool, { file_path: script, tab_id: 7 }, ctx);
+      return JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+    };
+    expect(await run()).toMatchObject({ success: true, returnValue: code.length });
+    expect(await run()).toMatchObject({ success: true, returnValue: code.length });
+    expect(shapes(bridge)).toEqual(['code+sha', '+sha']);
+    expect(bridge.sent[1]?.params).toMatchObject({ code_sha256: sha(code) });
+    ext.kept.clear(); // the worker restarted
+    expect(await run()).toMatchObject({ success: true, returnValue: code.length });
+    expect(shapes(bridge)).toEqual(['code+sha', '+sha', '+sha', 'code+sha']);
+  });
+
+  it('passes any other error of a hash-only call on without resending', async () => {
+    const ext = keepingExtension('b1');
+    const bridge = new FakeBridge([ext.host]);
+    const ctx = toolContext(bridge, { toolName: 'inject_script', sentScripts: new SentScripts() });
+    const thrower = path.join(dir, 'thrower.js');
+    fs.writeFileSync(thrower, 'throw new Error("x")');
+    ext.kept.set(sha('throw new Error("x")'), 'throw new Error("x")');
+    const sent = ctx.sentScripts;
+    sent?.add('b1', sha('throw new Error("x")')); // the browser the only host reaches
+    const result = await runTool(injectScriptTool, { file_path: thrower }, ctx);
+    expect(result.isError).toBe(true);
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ error: 'SCRIPT_ERROR' });
+    expect(shapes(bridge)).toEqual(['+sha']);
+  });
+
+  it('remembers per browser', async () => {
+    const bridge = new FakeBridge([keepingExtension('b1').host, keepingExtension('b2').host]);
+    const ctx = toolContext(bridge, { toolName: 'inject_script', sentScripts: new SentScripts() });
+    for (const browser of ['b1', 'b2', 'b1', 'b2']) {
+      const result = await runTool(injectScriptTool, { file_path: script, browser }, ctx);
+      expect(result.isError).not.toBe(true);
+    }
+    expect(shapes(bridge)).toEqual(['code+sha', 'code+sha', '+sha', '+sha']);
   });
 });

@@ -1,14 +1,18 @@
-import fs from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import {
   InjectScriptParams,
+  type InjectScriptParamsInput,
+  type InjectScriptResult,
+  SCRIPT_CACHE_MAX_CHARS,
   type TabTarget,
-  TabTarget as TabTargetSchema,
 } from '../../../shared/src/commands/index.js';
 import { XipeError } from '../../../shared/src/errors.js';
 import type { BridgeClient } from '../bridge.js';
 import { listAllTabs } from '../tab-list.js';
+import { refineOneTarget, routeOptions, tabTargetShape } from '../tab-target-args.js';
 import { defineTool } from './define-tool.js';
 
 /** Scripts above this are refused before reading (the bridge frame cap leaves room for JSON escaping). */
@@ -24,19 +28,7 @@ const InjectScriptArgs = z
       .describe(
         'Absolute path of the .js file to run. The server reads it; its contents never appear in the result.',
       ),
-    tab_id: TabTargetSchema.shape.tab_id.describe('Target tab id (from list_tabs).'),
-    url_contains: TabTargetSchema.shape.url_contains.describe('Target the tab whose URL contains this text.'),
-    page_index: z
-      .number()
-      .int()
-      .nonnegative()
-      .optional()
-      .describe('Target by 0-based position in list_tabs order.'),
-    browser: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('browser_id (from list_tabs) when several browsers are connected.'),
+    ...tabTargetShape,
     cleanup_before: InjectScriptParams.shape.cleanup_before.describe(
       'Remove an existing X-IPE toolbar and its injection guards before running.',
     ),
@@ -45,16 +37,7 @@ const InjectScriptArgs = z
     ),
     timeout_ms: InjectScriptParams.shape.timeout_ms.describe('How long the script may run (default 30000).'),
   })
-  .superRefine((args, ctx) => {
-    const given = (['tab_id', 'url_contains', 'page_index'] as const).filter((k) => args[k] !== undefined);
-    if (given.length > 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [given[1] ?? 'page_index'],
-        message: `give at most one of tab_id, url_contains, page_index (got ${given.join(' and ')})`,
-      });
-    }
-  });
+  .superRefine(refineOneTarget);
 
 export const injectScriptTool = defineTool({
   name: 'inject_script',
@@ -69,21 +52,36 @@ export const injectScriptTool = defineTool({
     const started = performance.now();
     const code = await readScript(args.file_path);
     const route = await resolveRoute(ctx.bridge, args, ctx.signal);
-    const result = await ctx.bridge.request(
-      'inject_script',
-      {
-        code,
-        world: args.world,
-        cleanup_before: args.cleanup_before,
-        target: route.target,
-        timeout_ms: args.timeout_ms,
-      },
-      {
-        ...(route.browser !== undefined ? { browser: route.browser } : {}),
-        timeoutMs: args.timeout_ms,
-        signal: ctx.signal,
-      },
-    );
+    const send = (script: Pick<InjectScriptParamsInput, 'code' | 'code_sha256'>) =>
+      ctx.bridge.request(
+        'inject_script',
+        {
+          ...script,
+          world: args.world,
+          cleanup_before: args.cleanup_before,
+          target: route.target,
+          timeout_ms: args.timeout_ms,
+        },
+        { ...routeOptions(route), timeoutMs: args.timeout_ms, signal: ctx.signal },
+      );
+    // A script this server already sent to that browser goes by its hash only; the extension
+    // answers SCRIPT_NOT_CACHED (having done nothing) when it no longer holds it.
+    const sent = code.length <= SCRIPT_CACHE_MAX_CHARS ? ctx.sentScripts : undefined;
+    const sha256 = sent !== undefined ? createHash('sha256').update(code, 'utf8').digest('hex') : undefined;
+    const browser = route.browser ?? route.reaches ?? '';
+    let result: InjectScriptResult | undefined;
+    if (sent !== undefined && sha256 !== undefined && sent.has(browser, sha256)) {
+      try {
+        result = await send({ code_sha256: sha256 });
+      } catch (err) {
+        if (!(err instanceof XipeError && err.code === 'SCRIPT_NOT_CACHED')) throw err;
+        sent.forget(browser, sha256);
+      }
+    }
+    if (result === undefined) {
+      result = await send(sha256 !== undefined ? { code, code_sha256: sha256 } : { code });
+      if (sha256 !== undefined) sent?.add(browser, sha256);
+    }
     return {
       success: true,
       returnValue: result.returnValue ?? null,
@@ -94,10 +92,16 @@ export const injectScriptTool = defineTool({
     };
   },
 });
+/**
+ * Files up to this size are read synchronously: one blocking read of a few hundred KiB takes less
+ * than the several thread-pool round trips of an async stat+open+read+close (measured ~0.5 ms of a
+ * ~12 ms call for 24 KB); bigger ones do not hold the event loop.
+ */
+const SYNC_READ_MAX_BYTES = 1024 * 1024;
 
 async function readScript(filePath: string): Promise<string> {
   try {
-    const stat = await fs.stat(filePath);
+    const stat = fs.statSync(filePath);
     if (!stat.isFile()) {
       throw new XipeError(
         'VALIDATION_ERROR',
@@ -115,7 +119,8 @@ async function readScript(filePath: string): Promise<string> {
         { file_path: filePath, bytes: stat.size, max_bytes: MAX_SCRIPT_BYTES },
       );
     }
-    return await fs.readFile(filePath, 'utf8');
+    if (stat.size <= SYNC_READ_MAX_BYTES) return fs.readFileSync(filePath, 'utf8');
+    return await fs.promises.readFile(filePath, 'utf8');
   } catch (err) {
     if (err instanceof XipeError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? 'UNKNOWN';
@@ -129,8 +134,11 @@ async function readScript(filePath: string): Promise<string> {
 }
 
 interface Route {
+  /** The browser to route to (bridge option); unset when the only candidate is taken anyway. */
   browser?: string;
   target: TabTarget;
+  /** The browser_id the call will reach, when known (also when `browser` is unset). */
+  reaches?: string;
 }
 
 interface RouteArgs {
@@ -158,7 +166,10 @@ export async function resolveRoute(
     if (args.browser !== undefined) return { browser: args.browser, target: direct };
     const hosts = await bridge.hosts({ signal });
     const withExtension = hosts.filter((h) => h.info.extension !== null);
-    if (hosts.length <= 1 || withExtension.length <= 1) return { target: direct };
+    if (hosts.length <= 1 || withExtension.length <= 1) {
+      const reaches = withExtension[0]?.info.extension?.browser.browser_id;
+      return { target: direct, ...(reaches !== undefined ? { reaches } : {}) };
+    }
     if (args.tab_id === undefined && args.url_contains === undefined) {
       const ids = withExtension.map((h) => h.info.extension?.browser.browser_id);
       throw new XipeError(

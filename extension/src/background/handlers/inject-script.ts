@@ -4,18 +4,24 @@ import { chromeApi } from '../../platform/browser.js';
 import { removeToolbars } from '../injection/cleanup.js';
 import { forbiddenReason } from '../injection/forbidden-urls.js';
 import { mapApiError, runInjection } from '../injection/run-injection.js';
-import { listAllTabs, pickTarget } from '../tabs.js';
+import { ScriptStore } from '../injection/script-store.js';
+import { findTarget } from '../tabs.js';
 import type { HandlerContext } from './types.js';
 
+/** For the worker's lifetime: scripts sent with their hash, run again when named by it. */
+const scripts = new ScriptStore();
+
 /**
- * `inject_script`: resolve the tab, refuse pages no extension may script, optionally remove an
- * existing toolbar, then run the code and return its completion value.
+ * `inject_script`: find the code (sent, or kept from an earlier call), resolve the tab, refuse
+ * pages no extension may script, optionally remove an existing toolbar, then run the code and
+ * return its completion value.
  */
 export async function injectScript(
   params: InjectScriptParams,
   _ctx: HandlerContext,
 ): Promise<InjectScriptResult> {
-  const tab = pickTarget(await listAllTabs(), params.target);
+  const code = await scripts.resolve(params);
+  const tab = await findTarget(params.target);
   const ref = { id: tab.id, url: tab.url, title: tab.title };
   const ownOrigin = chromeApi.runtime.getURL('/') || EXTENSION_ORIGIN;
   const reason = forbiddenReason(tab.url, ownOrigin);
@@ -35,7 +41,7 @@ export async function injectScript(
   }
   const { returnValue, method } = await runInjection({
     tabId: tab.id,
-    code: params.code,
+    code,
     world: params.world,
     timeoutMs: params.timeout_ms,
   });

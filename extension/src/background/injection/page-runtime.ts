@@ -35,11 +35,19 @@ export const INJECTED_SOURCE_URL = 'x-ipe-inject.js';
  * Runs IN THE PAGE (MAIN or USER_SCRIPT world): Chrome serializes it with `toString()`, so it must
  * not reference anything outside its own body (no imports, no module-level helpers).
  *
- * Installs a per-call slot `globalThis[slotName]` that the injected code reports into:
+ * Installs (once per page and world) a registry `globalThis[registryName]`, not enumerable, whose
+ * `begin(callId)` creates the slot a call reports into and makes it the registry's `current`:
  * `v` (the completion value, set by the rewritten code), `fail(e)` (a synchronous throw),
- * `finish()` (awaits the value, converts it to JSON-safe data, removes the slot) and `report()`
- * (for runs whose value did not come through finish). An `error` listener records a SyntaxError
- * that stopped the injected script from running at all.
+ * `finish()` (awaits the value if it is a thenable, converts it to JSON-safe data, removes the
+ * slot) and `report()` (for runs whose value did not come through finish). An `error` listener
+ * records a SyntaxError that stopped the injected script from running at all.
+ *
+ * For userScripts one injection runs three scripts back to back: this function with no callId
+ * (installs the registry, or returns at once), a tiny `begin(callId)`, then the agent's code,
+ * which finds its slot as the registry's `current`. So the two large scripts are the same text on
+ * every call for the same code and the page's V8 reuses their compiled code: measured, a 24 KB
+ * call costs the page ~1 ms less CPU than with per-call text. `calls[callId]` finds the slot again
+ * from a later injection (`report()`).
  *
  * With `code` set (scripting fallback) it runs the code itself with indirect eval and returns the
  * outcome; `eval_blocked` when the page CSP forbids eval.
@@ -54,15 +62,37 @@ export const INJECTED_SOURCE_URL = 'x-ipe-inject.js';
  * 100000 values → "[Truncated]"; a throwing getter → "[Thrown: message]".
  */
 export function pageRuntime(
-  slotName: string,
+  registryName: string,
+  callId: string | null,
   code: string | null,
   lineOffset: number,
   sourceUrl: string,
 ): unknown {
   type ErrorInfo = { name: string; message: string; stack?: string; line?: number; column?: number };
+  type Outcome =
+    | { status: 'ok'; value: unknown }
+    | { status: 'error'; kind: 'throw' | 'rejection' | 'syntax'; error: ErrorInfo }
+    | { status: 'eval_blocked'; message: string };
+  interface Slot {
+    v: unknown;
+    ran: boolean;
+    error: ErrorInfo | null;
+    fail(err: unknown): void;
+    dispose(): void;
+    finish(): Outcome | Promise<Outcome>;
+    report(): unknown;
+  }
+  interface Registry {
+    current: Slot | null;
+    calls: Record<string, Slot>;
+    begin(callId: string, lineOffset: number, listen: boolean): Slot;
+  }
   const g = globalThis as unknown as Record<string, unknown>;
+  const installed = g[registryName] as Registry | undefined;
+  // Already installed by an earlier call: the setup has nothing to do.
+  if (installed !== undefined && callId === null) return undefined;
 
-  const locate = (info: ErrorInfo, stack: string): ErrorInfo => {
+  const locate = (info: ErrorInfo, stack: string, lineOffset: number): ErrorInfo => {
     const escaped = sourceUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const match = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(stack);
     if (match !== null) {
@@ -75,7 +105,7 @@ export function pageRuntime(
     return info;
   };
 
-  const describeError = (err: unknown): ErrorInfo => {
+  const describeError = (err: unknown, lineOffset: number): ErrorInfo => {
     if (err instanceof Error || (err !== null && typeof err === 'object' && 'message' in err)) {
       const e = err as { name?: unknown; message?: unknown; stack?: unknown };
       const stack = typeof e.stack === 'string' ? e.stack.slice(0, 4000) : undefined;
@@ -85,7 +115,7 @@ export function pageRuntime(
       };
       if (stack !== undefined) {
         info.stack = stack;
-        locate(info, stack);
+        locate(info, stack, lineOffset);
       }
       return info;
     }
@@ -188,60 +218,92 @@ export function pageRuntime(
     return converted === undefined ? null : converted;
   };
 
-  let syntax: ErrorInfo | null = null;
-  const onError = (event: ErrorEvent): void => {
-    const isSyntax = event.error instanceof SyntaxError || /SyntaxError/.test(event.message);
-    if (!isSyntax || syntax !== null) return;
-    const name = 'SyntaxError';
-    const message = event.message.replace(/^Uncaught SyntaxError: /, '');
-    syntax = { name, message };
-    if (event.lineno - lineOffset >= 1) {
-      syntax.line = event.lineno - lineOffset;
-      syntax.column = event.colno;
-    }
-  };
-  const listening = code === null && typeof addEventListener === 'function';
-  if (listening) addEventListener('error', onError);
-
-  const slot = {
-    v: undefined as unknown,
-    ran: false,
-    error: null as ErrorInfo | null,
-    fail(err: unknown): void {
-      this.error = describeError(err);
-    },
-    dispose(): void {
-      if (listening) removeEventListener('error', onError);
-      delete g[slotName];
-    },
-    async finish(): Promise<unknown> {
-      try {
-        if (this.error !== null) return { status: 'error', kind: 'throw', error: this.error };
-        let value = this.v;
-        const then =
-          value !== null && (typeof value === 'object' || typeof value === 'function')
-            ? (value as { then?: unknown }).then
-            : undefined;
-        if (typeof then === 'function') {
-          try {
-            value = await value;
-          } catch (err) {
-            return { status: 'error', kind: 'rejection', error: describeError(err) };
-          }
+  const registry: Registry = installed ?? {
+    current: null,
+    calls: Object.create(null) as Record<string, Slot>,
+    begin(id: string, offset: number, listen: boolean): Slot {
+      let syntax: ErrorInfo | null = null;
+      const onError = (event: ErrorEvent): void => {
+        const isSyntax = event.error instanceof SyntaxError || /SyntaxError/.test(event.message);
+        if (!isSyntax || syntax !== null) return;
+        const message = event.message.replace(/^Uncaught SyntaxError: /, '');
+        syntax = { name: 'SyntaxError', message };
+        if (event.lineno - offset >= 1) {
+          syntax.line = event.lineno - offset;
+          syntax.column = event.colno;
         }
-        return { status: 'ok', value: toJsonSafe(value) };
-      } catch (err) {
-        return { status: 'error', kind: 'throw', error: describeError(err) };
-      } finally {
-        this.dispose();
-      }
-    },
-    report(): unknown {
-      this.dispose();
-      return { ran: this.ran, error: this.error, syntax };
+      };
+      const listening = listen && typeof addEventListener === 'function';
+      if (listening) addEventListener('error', onError);
+      const describe = (err: unknown): ErrorInfo => describeError(err, offset);
+      /** The outcome for a settled value; the slot is gone afterwards. */
+      const settle = (value: unknown): Outcome => {
+        try {
+          return { status: 'ok', value: toJsonSafe(value) };
+        } catch (err) {
+          return { status: 'error', kind: 'throw', error: describe(err) };
+        } finally {
+          slot.dispose();
+        }
+      };
+      const settleError = (error: ErrorInfo): Outcome => {
+        slot.dispose();
+        return { status: 'error', kind: 'throw', error };
+      };
+      const slot: Slot = {
+        v: undefined,
+        ran: false,
+        error: null,
+        fail(err: unknown): void {
+          slot.error = describe(err);
+        },
+        dispose(): void {
+          if (listening) removeEventListener('error', onError);
+          if (registry.calls[id] === slot) delete registry.calls[id];
+          if (registry.current === slot) registry.current = null;
+        },
+        // Synchronous unless the value is a thenable: Chrome then returns the outcome without
+        // waiting for a promise of ours.
+        finish(): Outcome | Promise<Outcome> {
+          if (slot.error !== null) return settleError(slot.error);
+          const value = slot.v;
+          let then: unknown;
+          try {
+            then =
+              value !== null && (typeof value === 'object' || typeof value === 'function')
+                ? (value as { then?: unknown }).then
+                : undefined;
+          } catch (err) {
+            return settleError(describe(err));
+          }
+          if (typeof then !== 'function') return settle(value);
+          return (async (): Promise<Outcome> => {
+            let awaited: unknown;
+            try {
+              awaited = await value;
+            } catch (err) {
+              slot.dispose();
+              return { status: 'error', kind: 'rejection', error: describe(err) };
+            }
+            return settle(awaited);
+          })();
+        },
+        report(): unknown {
+          slot.dispose();
+          return { ran: slot.ran, error: slot.error, syntax };
+        },
+      };
+      registry.calls[id] = slot;
+      registry.current = slot;
+      return slot;
     },
   };
-  g[slotName] = slot;
+  if (installed === undefined) {
+    // Not enumerable, so the page's own enumeration of globals does not meet it.
+    Object.defineProperty(g, registryName, { value: registry, configurable: true, writable: true });
+  }
+  if (callId === null) return undefined;
+  const slot = registry.begin(callId, lineOffset, code === null);
   if (code === null) return undefined;
 
   // Called through a variable, eval is indirect: global scope, like a top-level script.
@@ -260,7 +322,7 @@ export function pageRuntime(
     // thrown at run time, e.g. by JSON.parse, has such a frame).
     if (err instanceof SyntaxError && !(typeof err.stack === 'string' && err.stack.includes(sourceUrl))) {
       slot.dispose();
-      return { status: 'error', kind: 'syntax', error: describeError(err) };
+      return { status: 'error', kind: 'syntax', error: describeError(err, lineOffset) };
     }
     slot.fail(err);
   }

@@ -1,7 +1,8 @@
 import type { InjectMethod, InjectWorld } from '../../../../shared/src/index.js';
 import { XipeError } from '../../../../shared/src/index.js';
-import { chromeApi, userScriptsApi } from '../../platform/browser.js';
-import { instrumentCompletion, neutralizeHashbang } from './completion.js';
+import { chromeApi } from '../../platform/browser.js';
+import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
+import { LruCache } from './lru-cache.js';
 import { INJECTED_SOURCE_URL, type PageError, PageOutcome, PageReport, pageRuntime } from './page-runtime.js';
 
 /**
@@ -14,13 +15,14 @@ import { INJECTED_SOURCE_URL, type PageError, PageOutcome, PageReport, pageRunti
  * un-serializable value (DOM node, Map, cycle, undefined, NaN) comes back as {} or null. So the
  * value never goes to Chrome raw:
  *
- * - userScripts (works under any page CSP): two scripts in one execute call. The first installs a
- *   per-call slot (`pageRuntime`); the second is the agent's code, rewritten by
- *   `instrumentCompletion` so its completion value lands in the slot, inside try/catch, ending with
- *   `slot.finish()` — a promise of our own outcome, which Chrome awaits and returns. A script that
- *   does not parse never runs; acorn reports it before injecting, and the slot's `error` listener
- *   catches what V8 rejects and acorn did not. If acorn cannot parse code V8 accepts (newer syntax),
- *   the code runs unrewritten (try/catch only) and its value is Chrome's own conversion.
+ * - userScripts (works under any page CSP): three scripts in one execute call. The first installs
+ *   the page runtime (`pageRuntime`, once per page), the second makes a slot for this call, the
+ *   third is the agent's code, rewritten by `instrumentCompletion` so its completion value lands in
+ *   the slot, inside try/catch, ending with `slot.finish()` — our own outcome (a promise of it when
+ *   the value is a thenable, which Chrome awaits), which Chrome returns. A script that does not
+ *   parse never runs; acorn reports it before injecting, and the slot's `error` listener catches
+ *   what V8 rejects and acorn did not. If acorn cannot parse code V8 accepts (newer syntax), the
+ *   code runs unrewritten (try/catch only) and its value is Chrome's own conversion.
  * - scripting fallback (user scripts not allowed): `pageRuntime` as the injected function runs the
  *   code with indirect eval in the MAIN world; a CSP that forbids eval → INJECTION_BLOCKED saying
  *   how to allow user scripts. The ISOLATED world forbids eval for every extension (measured), so
@@ -47,20 +49,69 @@ export interface InjectionOutput {
 /** The wrapper puts the code on the line after `try {`, so page line numbers are one higher. */
 const BODY_LINE_OFFSET = 1;
 
-function newSlotName(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return `__xipeInject_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+/**
+ * The page-side registry of per-call slots (see `pageRuntime`). Random per service-worker
+ * lifetime, not per call: the injected code names it, and code that is identical from call to
+ * call is compiled once by the page's V8.
+ */
+const REGISTRY = `__xipeInject_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) =>
+  b.toString(16).padStart(2, '0'),
+).join('')}`;
+const CURRENT_SLOT = `globalThis.${REGISTRY}.current`;
+/** Installs the registry in the page (or returns at once): the same text every call. */
+const RUNTIME_SETUP = `(${pageRuntime.toString()})(${JSON.stringify(REGISTRY)}, null, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)});`;
+const SOURCE_URL_TAIL = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
+let lastCallId = 0;
+
+/** What the agent's code becomes for userScripts: the rewrite (or why it failed) and the text to inject. */
+interface PreparedCode {
+  instrumented: InstrumentResult;
+  body: string;
+}
+
+/**
+ * Agents run the same files again and again: the rewrite of recent scripts is kept (keyed by the
+ * code itself; at most 16 scripts and 8 Mi characters of code plus rewrite, nothing over that).
+ */
+const prepared = new LruCache<string, PreparedCode>(16, 8 * 1024 * 1024);
+
+function prepare(code: string): PreparedCode {
+  const cached = prepared.get(code);
+  if (cached !== undefined) return cached;
+  const instrumented = instrumentCompletion(code, `${CURRENT_SLOT}.v`);
+  const body = instrumented.ok
+    ? `try {\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\n${CURRENT_SLOT}.finish();${SOURCE_URL_TAIL}`
+    : `undefined; try {\n${neutralizeHashbang(code)}\n} catch (e) { ${CURRENT_SLOT}.fail(e); undefined } finally { ${CURRENT_SLOT}.ran = true }${SOURCE_URL_TAIL}`;
+  const result = { instrumented, body };
+  prepared.set(code, result, code.length + body.length);
+  return result;
+}
+
+/**
+ * Chrome threw synchronously from `userScripts.execute`: user scripts are not allowed (the toggle
+ * is off while the namespace exists). Nothing ran; the scripting fallback takes over.
+ */
+class UserScriptsUnavailable extends Error {}
+
+/**
+ * Prefers userScripts. Its availability is not probed first (that is one more browser round trip
+ * per call, `userScriptsApi()`'s getScripts): the namespace is missing while the toggle is off,
+ * or its methods throw synchronously.
+ */
+async function runEither(request: InjectionRequest): Promise<InjectionOutput> {
+  const api = chromeApi.userScripts as typeof chrome.userScripts | undefined;
+  if (api !== undefined && typeof api.execute === 'function') {
+    try {
+      return { returnValue: await viaUserScripts(api, request), method: 'userScripts' };
+    } catch (err) {
+      if (!(err instanceof UserScriptsUnavailable)) throw err;
+    }
+  }
+  return { returnValue: await viaScripting(request), method: 'scripting' };
 }
 
 export async function runInjection(request: InjectionRequest): Promise<InjectionOutput> {
-  const userScripts = userScriptsApi();
-  const run =
-    userScripts !== null
-      ? viaUserScripts(userScripts, request).then((returnValue) => ({
-          returnValue,
-          method: 'userScripts' as const,
-        }))
-      : viaScripting(request).then((returnValue) => ({ returnValue, method: 'scripting' as const }));
+  const run = runEither(request);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -82,40 +133,46 @@ export async function runInjection(request: InjectionRequest): Promise<Injection
 }
 
 async function viaUserScripts(api: typeof chrome.userScripts, request: InjectionRequest): Promise<unknown> {
-  const slot = newSlotName();
-  const slotRef = `globalThis.${slot}`;
+  lastCallId += 1;
+  const callId = String(lastCallId);
   const world = request.world === 'main' ? 'MAIN' : 'USER_SCRIPT';
-  const setup = `(${pageRuntime.toString()})(${JSON.stringify(slot)}, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)});`;
-  const instrumented = instrumentCompletion(request.code, `${slotRef}.v`);
-  const tail = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
-  const body = instrumented.ok
-    ? `try {\n${instrumented.code}\n} catch (e) { ${slotRef}.fail(e) }\n${slotRef}.finish();${tail}`
-    : `undefined; try {\n${neutralizeHashbang(request.code)}\n} catch (e) { ${slotRef}.fail(e); undefined } finally { ${slotRef}.ran = true }${tail}`;
+  // Three scripts run back to back: the runtime (installed once per page), this call's slot made
+  // the registry's `current`, then the agent's code (the same text every call for the same code).
+  const begin = `globalThis.${REGISTRY}.begin(${JSON.stringify(callId)}, ${BODY_LINE_OFFSET}, true);`;
+  const { instrumented, body } = prepare(request.code);
 
-  const execute = async (code: string | readonly string[]): Promise<unknown> => {
+  const execute = async (code: string | readonly string[], first = false): Promise<unknown> => {
     const sources = (typeof code === 'string' ? [code] : code).map((text) => ({ code: text }));
-    const [first, ...rest] = sources;
-    if (first === undefined) return null;
+    const [head, ...rest] = sources;
+    if (head === undefined) return null;
+    let pending: Promise<chrome.userScripts.InjectionResult[]>;
     try {
-      const results = await api.execute({
+      pending = api.execute({
         target: { tabId: request.tabId },
-        js: [first, ...rest],
+        js: [head, ...rest],
         world,
         injectImmediately: true,
       });
-      return results[0]?.result ?? null;
+    } catch (err) {
+      // Only before anything ran may the fallback take over (it would run the code a second time).
+      if (first) throw new UserScriptsUnavailable((err as Error).message);
+      throw mapApiError(err, request.tabId);
+    }
+    try {
+      return (await pending)[0]?.result ?? null;
     } catch (err) {
       throw mapApiError(err, request.tabId);
     }
   };
 
-  const result = await execute([setup, body]);
+  const result = await execute([RUNTIME_SETUP, begin, body], true);
   if (instrumented.ok) {
     const outcome = PageOutcome.safeParse(result);
     if (outcome.success) return fromOutcome(outcome.data);
   }
   // The value did not come through finish(): the body did not run (syntax error) or ran unrewritten.
-  const report = PageReport.safeParse(await execute(`${slotRef} ? ${slotRef}.report() : null`));
+  const slot = `globalThis.${REGISTRY}?.calls[${JSON.stringify(callId)}]`;
+  const report = PageReport.safeParse(await execute(`${slot} ? ${slot}.report() : null`));
   if (!report.success) {
     throw new XipeError(
       'SCRIPT_ERROR',
@@ -154,7 +211,7 @@ async function viaScripting(request: InjectionRequest): Promise<unknown> {
       world: 'MAIN',
       injectImmediately: true,
       func: pageRuntime,
-      args: [newSlotName(), `${request.code}\n//# sourceURL=${INJECTED_SOURCE_URL}`, 0, INJECTED_SOURCE_URL],
+      args: [REGISTRY, String(++lastCallId), `${request.code}${SOURCE_URL_TAIL}`, 0, INJECTED_SOURCE_URL],
     });
   } catch (err) {
     throw mapApiError(err, request.tabId);
