@@ -280,6 +280,17 @@ describe('launcherTargets', () => {
     }
     expect(launcherTargets('#!/bin/sh\necho hi\n')).toBeNull();
   });
+
+  it('reads launchers written before Node flags were added', () => {
+    expect(launcherTargets(`exec '/usr/bin/node' '/x/e.js' host "$@"\n`)).toEqual({
+      node: '/usr/bin/node',
+      entry: '/x/e.js',
+    });
+    expect(launcherTargets('"C:\\node.exe" "C:\\e.js" host %*\r\n')).toEqual({
+      node: 'C:\\node.exe',
+      entry: 'C:\\e.js',
+    });
+  });
 });
 
 it('names the host manifest file', () => {

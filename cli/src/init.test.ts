@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GUIDE_BEGIN, GUIDE_END } from './agent-guide.js';
 import { CLIENTS, type InitContext, initClients } from './init.js';
 import { parseJsonc } from './jsonc.js';
+import { MCP_NODE_FLAGS } from './node-flags.js';
 
 const NAME = 'x-ipe-app-and-agent-interaction';
 let tmp: string;
@@ -37,12 +38,20 @@ describe('init writes each client in its own format', () => {
     ]);
     expect(read(ws('.mcp.json'))).toEqual({
       mcpServers: {
-        [NAME]: { command: ctx.nodePath, args: [ctx.entry, 'mcp', '--workspace', ctx.workspace] },
+        [NAME]: {
+          command: ctx.nodePath,
+          args: [...MCP_NODE_FLAGS, ctx.entry, 'mcp', '--workspace', ctx.workspace],
+        },
       },
     });
     expect(read(path.join(ctx.userHome, '.copilot', 'mcp-config.json'))).toEqual({
       mcpServers: {
-        [NAME]: { type: 'local', command: ctx.nodePath, args: [ctx.entry, 'mcp'], tools: ['*'] },
+        [NAME]: {
+          type: 'local',
+          command: ctx.nodePath,
+          args: [...MCP_NODE_FLAGS, ctx.entry, 'mcp'],
+          tools: ['*'],
+        },
       },
     });
     expect(read(ws('opencode.json'))).toEqual({
@@ -50,7 +59,7 @@ describe('init writes each client in its own format', () => {
       mcp: {
         [NAME]: {
           type: 'local',
-          command: [ctx.nodePath, ctx.entry, 'mcp', '--workspace', ctx.workspace],
+          command: [ctx.nodePath, ...MCP_NODE_FLAGS, ctx.entry, 'mcp', '--workspace', ctx.workspace],
           enabled: true,
         },
       },
@@ -154,7 +163,12 @@ describe('init merges into existing configs', () => {
     initClients(['copilot'], ctx);
     expect(read(file)).toEqual({
       mcpServers: {
-        [NAME]: { type: 'local', command: ctx.nodePath, args: [ctx.entry, 'mcp'], tools: ['*'] },
+        [NAME]: {
+          type: 'local',
+          command: ctx.nodePath,
+          args: [...MCP_NODE_FLAGS, ctx.entry, 'mcp'],
+          tools: ['*'],
+        },
         other: { type: 'http', url: 'u' },
       },
     });

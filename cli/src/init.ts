@@ -5,6 +5,7 @@ import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
 import { withGuide } from './agent-guide.js';
 import { parseArgs, stringFlag, UsageError } from './args.js';
 import { JsoncError, parseJsonc, setJsoncProperty } from './jsonc.js';
+import { MCP_NODE_FLAGS } from './node-flags.js';
 import { cliEntry } from './package-root.js';
 
 export const CLIENTS = ['claude', 'copilot', 'opencode'] as const;
@@ -49,7 +50,8 @@ export function copilotConfigFile(userHome: string, env: NodeJS.ProcessEnv): str
 /** Where each client reads its MCP servers and its instructions, and the entry in its format. */
 export function clientTarget(client: ClientName, ctx: InitContext): ClientTarget {
   const root = path.resolve(ctx.workspace);
-  const serverArgs = [ctx.entry, 'mcp', '--workspace', root];
+  // Node flags first: they keep the idle server small (see node-flags.ts).
+  const serverArgs = [...MCP_NODE_FLAGS, ctx.entry, 'mcp', '--workspace', root];
   const env = homeEnv(ctx.env);
   switch (client) {
     case 'claude':
@@ -70,7 +72,7 @@ export function clientTarget(client: ClientName, ctx: InitContext): ClientTarget
         entry: {
           type: 'local',
           command: ctx.nodePath,
-          args: [ctx.entry, 'mcp'],
+          args: [...MCP_NODE_FLAGS, ctx.entry, 'mcp'],
           tools: ['*'],
           ...(env ? { env } : {}),
         },

@@ -15,6 +15,7 @@ import {
   uninstall,
   userDataDirManifest,
 } from './install.js';
+import { HOST_NODE_FLAGS } from './node-flags.js';
 
 let tmp: string;
 beforeEach(() => {
@@ -217,12 +218,16 @@ describe('launcher script', () => {
     const entry = path.join(tmp, "entry with 'quote'.js");
     fs.writeFileSync(
       entry,
-      'process.stdout.write(JSON.stringify({home: process.env.XIPE_UIUX_HOME, argv: process.argv.slice(2)}))',
+      'process.stdout.write(JSON.stringify({home: process.env.XIPE_UIUX_HOME, argv: process.argv.slice(2), execArgv: process.execArgv}))',
     );
     const launcher = path.join(tmp, 'launcher');
     fs.writeFileSync(launcher, script, { mode: 0o755 });
     const out = execFileSync(launcher, ['chrome-extension://x/'], { env: {}, cwd: '/' }).toString();
-    expect(JSON.parse(out)).toEqual({ home, argv: ['host', 'chrome-extension://x/'] });
+    expect(JSON.parse(out)).toEqual({
+      home,
+      argv: ['host', 'chrome-extension://x/'],
+      execArgv: [...HOST_NODE_FLAGS],
+    });
   });
 
   it('quotes paths for cmd.exe and doubles %', () => {
@@ -237,7 +242,7 @@ describe('launcher script', () => {
         '@echo off',
         'rem Written by x-ipe-uiux install: starts the native-messaging host.',
         'set "XIPE_UIUX_HOME=C:\\Users\\A B\\AppData\\Roaming\\x-ipe-uiux"',
-        '"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\A B\\100%%\\bin\\x-ipe-uiux.js" host %*',
+        `"C:\\Program Files\\nodejs\\node.exe" ${HOST_NODE_FLAGS.join(' ')} "C:\\Users\\A B\\100%%\\bin\\x-ipe-uiux.js" host %*`,
         '',
       ].join('\r\n'),
     );

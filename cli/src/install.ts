@@ -18,6 +18,7 @@ import {
   registryKey,
   userDataDir,
 } from './browsers.js';
+import { HOST_NODE_FLAGS } from './node-flags.js';
 import { cliEntry } from './package-root.js';
 
 /** Windows keeps host registrations in HKCU; kept behind a seam so it is testable anywhere. */
@@ -114,7 +115,8 @@ const batchQuote = (value: string): string => `"${value.replaceAll('%', '%%')}"`
 
 /**
  * The browser starts the host with a minimal environment and its own cwd, so the launcher names
- * Node and the entry file by absolute path and bakes in the home directory.
+ * Node and the entry file by absolute path and bakes in the home directory. The Node flags keep the
+ * idle host small (see node-flags.ts).
  */
 export function launcherScript(o: {
   nodePath: string;
@@ -127,7 +129,7 @@ export function launcherScript(o: {
       '@echo off',
       'rem Written by x-ipe-uiux install: starts the native-messaging host.',
       `set "XIPE_UIUX_HOME=${o.home.replaceAll('%', '%%')}"`,
-      `${batchQuote(o.nodePath)} ${batchQuote(o.entry)} host %*`,
+      [batchQuote(o.nodePath), ...HOST_NODE_FLAGS, batchQuote(o.entry), 'host', '%*'].join(' '),
       '',
     ].join('\r\n');
   }
@@ -136,7 +138,7 @@ export function launcherScript(o: {
     '# Written by x-ipe-uiux install: starts the native-messaging host.',
     `XIPE_UIUX_HOME=${shellQuote(o.home)}`,
     'export XIPE_UIUX_HOME',
-    `exec ${shellQuote(o.nodePath)} ${shellQuote(o.entry)} host "$@"`,
+    ['exec', shellQuote(o.nodePath), ...HOST_NODE_FLAGS, shellQuote(o.entry), 'host', '"$@"'].join(' '),
     '',
   ].join('\n');
 }
