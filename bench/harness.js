@@ -15,6 +15,7 @@ export const CLI = path.join(ROOT, 'bin', 'x-ipe-uiux.js');
 export const EXTENSION_DIR = path.join(ROOT, 'dist', 'extension');
 export const EXTENSION_ID = 'gkajpnmdfljgjhdbkbldnadecmdplglg';
 const { runtimeDir } = await import(path.join(ROOT, 'dist/node/shared/src/node/paths.js'));
+const { clientTarget } = await import(path.join(ROOT, 'dist/node/cli/src/init.js'));
 
 export const chromePath = () => process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -127,10 +128,21 @@ export async function waitForHost(home, { exceptPid = null, timeoutMs = 20_000 }
   throw new Error(`no host appeared in ${runtimeDir(home)} within ${timeoutMs} ms`);
 }
 
+/** The MCP server as an agent starts it: the command and arguments `x-ipe-uiux init` writes. */
+export function mcpCommand(workspace) {
+  const { entry } = clientTarget('claude', {
+    workspace,
+    nodePath: process.execPath,
+    entry: CLI,
+    userHome: os.homedir(),
+    env: {},
+  });
+  return { command: entry.command, args: entry.args };
+}
+
 export async function startMcp({ home, workspace, env = {} }) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--workspace', workspace],
+    ...mcpCommand(workspace),
     env: { ...process.env, ...env, XIPE_UIUX_HOME: home },
     stderr: 'ignore',
   });
