@@ -15,7 +15,7 @@ export const CLI = path.join(ROOT, 'bin', 'x-ipe-uiux.js');
 export const EXTENSION_DIR = path.join(ROOT, 'dist', 'extension');
 export const EXTENSION_ID = 'gkajpnmdfljgjhdbkbldnadecmdplglg';
 const { runtimeDir } = await import(path.join(ROOT, 'dist/node/shared/src/node/paths.js'));
-const { clientTarget } = await import(path.join(ROOT, 'dist/node/cli/src/init.js'));
+const { clientTarget, currentInitContext } = await import(path.join(ROOT, 'dist/node/cli/src/init.js'));
 
 export const chromePath = () => process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -130,13 +130,7 @@ export async function waitForHost(home, { exceptPid = null, timeoutMs = 20_000 }
 
 /** The MCP server as an agent starts it: the command and arguments `x-ipe-uiux init` writes. */
 export function mcpCommand(workspace) {
-  const { entry } = clientTarget('claude', {
-    workspace,
-    nodePath: process.execPath,
-    entry: CLI,
-    userHome: os.homedir(),
-    env: {},
-  });
+  const { entry } = clientTarget('claude', { ...currentInitContext(workspace), env: {} });
   return { command: entry.command, args: entry.args };
 }
 

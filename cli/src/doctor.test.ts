@@ -272,7 +272,13 @@ describe('doctor', () => {
 describe('launcherTargets', () => {
   it('reads back node and entry from both launcher flavours', () => {
     for (const windows of [false, true]) {
-      const o = { nodePath: "/a b/it's/node", entry: '/x/100%/e.js', home: '/h', windows };
+      const o = {
+        nodePath: "/a b/it's/node",
+        nodeFlags: ['--max-semi-space-size=1', '--no-turbofan'],
+        entry: '/x/100%/e.js',
+        home: '/h',
+        windows,
+      };
       if (windows) {
         o.nodePath = 'C:\\Program Files\\node.exe';
       }

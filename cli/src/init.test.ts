@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GUIDE_BEGIN, GUIDE_END } from './agent-guide.js';
 import { CLIENTS, type InitContext, initClients } from './init.js';
 import { parseJsonc } from './jsonc.js';
-import { MCP_NODE_FLAGS } from './node-flags.js';
 
 const NAME = 'x-ipe-app-and-agent-interaction';
 let tmp: string;
@@ -15,6 +14,7 @@ beforeEach(() => {
   ctx = {
     workspace: path.join(tmp, 'my project'),
     nodePath: '/usr/local/bin/node',
+    nodeFlags: ['--max-semi-space-size=1'],
     entry: '/opt/x/bin/x-ipe-uiux.js',
     userHome: path.join(tmp, 'home'),
     env: {},
@@ -40,7 +40,7 @@ describe('init writes each client in its own format', () => {
       mcpServers: {
         [NAME]: {
           command: ctx.nodePath,
-          args: [...MCP_NODE_FLAGS, ctx.entry, 'mcp', '--workspace', ctx.workspace],
+          args: ['--max-semi-space-size=1', ctx.entry, 'mcp', '--workspace', ctx.workspace],
         },
       },
     });
@@ -49,7 +49,7 @@ describe('init writes each client in its own format', () => {
         [NAME]: {
           type: 'local',
           command: ctx.nodePath,
-          args: [...MCP_NODE_FLAGS, ctx.entry, 'mcp'],
+          args: ['--max-semi-space-size=1', ctx.entry, 'mcp'],
           tools: ['*'],
         },
       },
@@ -59,7 +59,7 @@ describe('init writes each client in its own format', () => {
       mcp: {
         [NAME]: {
           type: 'local',
-          command: [ctx.nodePath, ...MCP_NODE_FLAGS, ctx.entry, 'mcp', '--workspace', ctx.workspace],
+          command: [ctx.nodePath, '--max-semi-space-size=1', ctx.entry, 'mcp', '--workspace', ctx.workspace],
           enabled: true,
         },
       },
@@ -166,7 +166,7 @@ describe('init merges into existing configs', () => {
         [NAME]: {
           type: 'local',
           command: ctx.nodePath,
-          args: [...MCP_NODE_FLAGS, ctx.entry, 'mcp'],
+          args: ['--max-semi-space-size=1', ctx.entry, 'mcp'],
           tools: ['*'],
         },
         other: { type: 'http', url: 'u' },

@@ -18,7 +18,7 @@ import {
   registryKey,
   userDataDir,
 } from './browsers.js';
-import { HOST_NODE_FLAGS } from './node-flags.js';
+import { acceptedNodeFlags, HOST_NODE_FLAGS } from './node-flags.js';
 import { cliEntry } from './package-root.js';
 
 /** Windows keeps host registrations in HKCU; kept behind a seam so it is testable anywhere. */
@@ -66,6 +66,8 @@ export interface InstallOptions {
   home: string;
   platform: PlatformEnv;
   nodePath: string;
+  /** Node flags for the host (see node-flags.ts); none when absent. */
+  nodeFlags?: readonly string[];
   entry: string;
   registry: RegistrySeam;
   /** Which browsers exist on this machine (for `all`). */
@@ -120,6 +122,7 @@ const batchQuote = (value: string): string => `"${value.replaceAll('%', '%%')}"`
  */
 export function launcherScript(o: {
   nodePath: string;
+  nodeFlags?: readonly string[];
   entry: string;
   home: string;
   windows: boolean;
@@ -129,7 +132,7 @@ export function launcherScript(o: {
       '@echo off',
       'rem Written by x-ipe-uiux install: starts the native-messaging host.',
       `set "XIPE_UIUX_HOME=${o.home.replaceAll('%', '%%')}"`,
-      [batchQuote(o.nodePath), ...HOST_NODE_FLAGS, batchQuote(o.entry), 'host', '%*'].join(' '),
+      [batchQuote(o.nodePath), ...(o.nodeFlags ?? []), batchQuote(o.entry), 'host', '%*'].join(' '),
       '',
     ].join('\r\n');
   }
@@ -138,7 +141,7 @@ export function launcherScript(o: {
     '# Written by x-ipe-uiux install: starts the native-messaging host.',
     `XIPE_UIUX_HOME=${shellQuote(o.home)}`,
     'export XIPE_UIUX_HOME',
-    ['exec', shellQuote(o.nodePath), ...HOST_NODE_FLAGS, shellQuote(o.entry), 'host', '"$@"'].join(' '),
+    ['exec', shellQuote(o.nodePath), ...(o.nodeFlags ?? []), shellQuote(o.entry), 'host', '"$@"'].join(' '),
     '',
   ].join('\n');
 }
@@ -172,7 +175,13 @@ export function install(o: InstallOptions): InstallReport {
   const launcher = launcherPath(o.home, windows);
   writeFileAtomic(
     launcher,
-    launcherScript({ nodePath: o.nodePath, entry: o.entry, home: o.home, windows }),
+    launcherScript({
+      nodePath: o.nodePath,
+      ...(o.nodeFlags !== undefined ? { nodeFlags: o.nodeFlags } : {}),
+      entry: o.entry,
+      home: o.home,
+      windows,
+    }),
     0o755,
   );
 
@@ -317,6 +326,7 @@ export async function runInstall(argv: string[]): Promise<number> {
       home: xipeHome(),
       platform,
       nodePath: process.execPath,
+      nodeFlags: acceptedNodeFlags(process.execPath, HOST_NODE_FLAGS),
       entry: cliEntry(),
       registry: windowsRegistry,
       browserPresent: browserPresentOn(platform),
