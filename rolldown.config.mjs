@@ -14,5 +14,10 @@ export default defineConfig({
     chunkFileNames: '[name]-[hash].js',
     sourcemap: true,
     minify: false,
+    // V8 keeps each chunk's source text in the heap, as two bytes per character once a single
+    // non-ASCII character (a comment's dash) appears: ASCII output without doc comments takes
+    // ~1.3 MB off every MCP server. Stack traces map back through the source maps.
+    charset: 'ascii',
+    comments: { legal: true, annotation: false, jsdoc: false },
   },
 });

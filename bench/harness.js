@@ -14,6 +14,8 @@ export const CLI = path.join(ROOT, 'bin', 'x-ipe-uiux.js');
 export const EXTENSION_DIR = EXTENSION_DIST;
 export { chromePath, EXTENSION_ID };
 
+const { clientTarget, currentInitContext } = await import(path.join(ROOT, 'dist/node/cli/src/init.js'));
+
 const { runtimeDir } = await import(path.join(ROOT, 'dist/node/shared/src/node/paths.js'));
 
 export function tempDir(prefix = 'xipe-bench-') {
@@ -100,10 +102,15 @@ export async function waitForHost(home, { exceptPid = null, timeoutMs = 20_000 }
   throw new Error(`no host appeared in ${runtimeDir(home)} within ${timeoutMs} ms`);
 }
 
+/** The MCP server as an agent starts it: the command and arguments `x-ipe-uiux init` writes. */
+export function mcpCommand(workspace) {
+  const { entry } = clientTarget('claude', { ...currentInitContext(workspace), env: {} });
+  return { command: entry.command, args: entry.args };
+}
+
 export async function startMcp({ home, workspace, env = {} }) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--workspace', workspace],
+    ...mcpCommand(workspace),
     env: { ...process.env, ...env, XIPE_UIUX_HOME: home },
     stderr: 'ignore',
   });

@@ -272,13 +272,30 @@ describe('doctor', () => {
 describe('launcherTargets', () => {
   it('reads back node and entry from both launcher flavours', () => {
     for (const windows of [false, true]) {
-      const o = { nodePath: "/a b/it's/node", entry: '/x/100%/e.js', home: '/h', windows };
+      const o = {
+        nodePath: "/a b/it's/node",
+        nodeFlags: ['--max-semi-space-size=1', '--no-turbofan'],
+        entry: '/x/100%/e.js',
+        home: '/h',
+        windows,
+      };
       if (windows) {
         o.nodePath = 'C:\\Program Files\\node.exe';
       }
       expect(launcherTargets(launcherScript(o))).toEqual({ node: o.nodePath, entry: o.entry });
     }
     expect(launcherTargets('#!/bin/sh\necho hi\n')).toBeNull();
+  });
+
+  it('reads launchers written before Node flags were added', () => {
+    expect(launcherTargets(`exec '/usr/bin/node' '/x/e.js' host "$@"\n`)).toEqual({
+      node: '/usr/bin/node',
+      entry: '/x/e.js',
+    });
+    expect(launcherTargets('"C:\\node.exe" "C:\\e.js" host %*\r\n')).toEqual({
+      node: 'C:\\node.exe',
+      entry: 'C:\\e.js',
+    });
   });
 });
 

@@ -141,11 +141,12 @@ function checkExtensionBuilt(dir: string): CheckResult {
 
 /** The node and entry paths a launcher we wrote execs (sh or cmd), or null when it is not ours. */
 export function launcherTargets(script: string): { node: string; entry: string } | null {
-  const sh = /^exec '((?:[^']|'\\'')*)' '((?:[^']|'\\'')*)' host/m.exec(script);
+  // Node flags (unquoted `--name=value` words) may sit between node and the entry.
+  const sh = /^exec '((?:[^']|'\\'')*)'(?: --[\w=.-]+)* '((?:[^']|'\\'')*)' host/m.exec(script);
   if (sh?.[1] !== undefined && sh[2] !== undefined) {
     return { node: sh[1].replaceAll("'\\''", "'"), entry: sh[2].replaceAll("'\\''", "'") };
   }
-  const cmd = /^"([^"]+)" "([^"]+)" host/m.exec(script);
+  const cmd = /^"([^"]+)"(?: --[\w=.-]+)* "([^"]+)" host/m.exec(script);
   if (cmd?.[1] !== undefined && cmd[2] !== undefined) {
     return { node: cmd[1].replaceAll('%%', '%'), entry: cmd[2].replaceAll('%%', '%') };
   }

@@ -14,6 +14,7 @@ beforeEach(() => {
   ctx = {
     workspace: path.join(tmp, 'my project'),
     nodePath: '/usr/local/bin/node',
+    nodeFlags: ['--max-semi-space-size=1'],
     entry: '/opt/x/bin/x-ipe-uiux.js',
     userHome: path.join(tmp, 'home'),
     env: {},
@@ -37,12 +38,20 @@ describe('init writes each client in its own format', () => {
     ]);
     expect(read(ws('.mcp.json'))).toEqual({
       mcpServers: {
-        [NAME]: { command: ctx.nodePath, args: [ctx.entry, 'mcp', '--workspace', ctx.workspace] },
+        [NAME]: {
+          command: ctx.nodePath,
+          args: ['--max-semi-space-size=1', ctx.entry, 'mcp', '--workspace', ctx.workspace],
+        },
       },
     });
     expect(read(path.join(ctx.userHome, '.copilot', 'mcp-config.json'))).toEqual({
       mcpServers: {
-        [NAME]: { type: 'local', command: ctx.nodePath, args: [ctx.entry, 'mcp'], tools: ['*'] },
+        [NAME]: {
+          type: 'local',
+          command: ctx.nodePath,
+          args: ['--max-semi-space-size=1', ctx.entry, 'mcp'],
+          tools: ['*'],
+        },
       },
     });
     expect(read(ws('opencode.json'))).toEqual({
@@ -50,7 +59,7 @@ describe('init writes each client in its own format', () => {
       mcp: {
         [NAME]: {
           type: 'local',
-          command: [ctx.nodePath, ctx.entry, 'mcp', '--workspace', ctx.workspace],
+          command: [ctx.nodePath, '--max-semi-space-size=1', ctx.entry, 'mcp', '--workspace', ctx.workspace],
           enabled: true,
         },
       },
@@ -154,7 +163,12 @@ describe('init merges into existing configs', () => {
     initClients(['copilot'], ctx);
     expect(read(file)).toEqual({
       mcpServers: {
-        [NAME]: { type: 'local', command: ctx.nodePath, args: [ctx.entry, 'mcp'], tools: ['*'] },
+        [NAME]: {
+          type: 'local',
+          command: ctx.nodePath,
+          args: ['--max-semi-space-size=1', ctx.entry, 'mcp'],
+          tools: ['*'],
+        },
         other: { type: 'http', url: 'u' },
       },
     });

@@ -5,6 +5,7 @@ import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
 import { withGuide } from './agent-guide.js';
 import { parseArgs, stringFlag, UsageError } from './args.js';
 import { JsoncError, parseJsonc, setJsoncProperty } from './jsonc.js';
+import { acceptedNodeFlags, MCP_NODE_FLAGS } from './node-flags.js';
 import { cliEntry } from './package-root.js';
 
 export const CLIENTS = ['claude', 'copilot', 'opencode'] as const;
@@ -14,6 +15,8 @@ export interface InitContext {
   /** Project root: where project-level configs and instruction files go. */
   workspace: string;
   nodePath: string;
+  /** Node flags for the server (see node-flags.ts); none when absent. */
+  nodeFlags?: readonly string[];
   entry: string;
   /** The user's home directory (Copilot's config lives under it). */
   userHome: string;
@@ -29,6 +32,18 @@ export interface ClientTarget {
   /** Written only when the config file does not exist yet. */
   newFileHeader: Record<string, unknown>;
   guideFile: string;
+}
+
+/** What `x-ipe-uiux init` registers: this node (with the flags it accepts) and this package's entry. */
+export function currentInitContext(workspace: string): InitContext {
+  return {
+    workspace,
+    nodePath: process.execPath,
+    nodeFlags: acceptedNodeFlags(process.execPath, MCP_NODE_FLAGS),
+    entry: cliEntry(),
+    userHome: os.homedir(),
+    env: process.env,
+  };
 }
 
 /** XIPE_UIUX_HOME set at init time is passed on, so the server finds the same token and hosts. */
@@ -49,7 +64,8 @@ export function copilotConfigFile(userHome: string, env: NodeJS.ProcessEnv): str
 /** Where each client reads its MCP servers and its instructions, and the entry in its format. */
 export function clientTarget(client: ClientName, ctx: InitContext): ClientTarget {
   const root = path.resolve(ctx.workspace);
-  const serverArgs = [ctx.entry, 'mcp', '--workspace', root];
+  const nodeArgs = [...(ctx.nodeFlags ?? []), ctx.entry, 'mcp'];
+  const serverArgs = [...nodeArgs, '--workspace', root];
   const env = homeEnv(ctx.env);
   switch (client) {
     case 'claude':
@@ -70,7 +86,7 @@ export function clientTarget(client: ClientName, ctx: InitContext): ClientTarget
         entry: {
           type: 'local',
           command: ctx.nodePath,
-          args: [ctx.entry, 'mcp'],
+          args: nodeArgs,
           tools: ['*'],
           ...(env ? { env } : {}),
         },
@@ -194,13 +210,7 @@ export async function runInit(argv: string[]): Promise<number> {
           });
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
     const workspace = path.resolve(stringFlag(args, 'workspace') ?? process.cwd());
-    const results = initClients(clients, {
-      workspace,
-      nodePath: process.execPath,
-      entry: cliEntry(),
-      userHome: os.homedir(),
-      env: process.env,
-    });
+    const results = initClients(clients, currentInitContext(workspace));
     let refused = 0;
     for (const r of results) {
       if (r.config === 'refused') {

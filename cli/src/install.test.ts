@@ -15,6 +15,7 @@ import {
   uninstall,
   userDataDirManifest,
 } from './install.js';
+import { acceptedNodeFlags, HOST_NODE_FLAGS } from './node-flags.js';
 
 let tmp: string;
 beforeEach(() => {
@@ -208,6 +209,7 @@ describe('launcher script', () => {
     const home = path.join(tmp, `it's a "home" $HOME`);
     const script = launcherScript({
       nodePath: process.execPath,
+      nodeFlags: HOST_NODE_FLAGS,
       entry: path.join(tmp, "entry with 'quote'.js"),
       home,
       windows: false,
@@ -217,17 +219,22 @@ describe('launcher script', () => {
     const entry = path.join(tmp, "entry with 'quote'.js");
     fs.writeFileSync(
       entry,
-      'process.stdout.write(JSON.stringify({home: process.env.XIPE_UIUX_HOME, argv: process.argv.slice(2)}))',
+      'process.stdout.write(JSON.stringify({home: process.env.XIPE_UIUX_HOME, argv: process.argv.slice(2), execArgv: process.execArgv}))',
     );
     const launcher = path.join(tmp, 'launcher');
     fs.writeFileSync(launcher, script, { mode: 0o755 });
     const out = execFileSync(launcher, ['chrome-extension://x/'], { env: {}, cwd: '/' }).toString();
-    expect(JSON.parse(out)).toEqual({ home, argv: ['host', 'chrome-extension://x/'] });
+    expect(JSON.parse(out)).toEqual({
+      home,
+      argv: ['host', 'chrome-extension://x/'],
+      execArgv: [...HOST_NODE_FLAGS],
+    });
   });
 
   it('quotes paths for cmd.exe and doubles %', () => {
     const script = launcherScript({
       nodePath: 'C:\\Program Files\\nodejs\\node.exe',
+      nodeFlags: ['--max-semi-space-size=1'],
       entry: 'C:\\Users\\A B\\100%\\bin\\x-ipe-uiux.js',
       home: 'C:\\Users\\A B\\AppData\\Roaming\\x-ipe-uiux',
       windows: true,
@@ -237,9 +244,22 @@ describe('launcher script', () => {
         '@echo off',
         'rem Written by x-ipe-uiux install: starts the native-messaging host.',
         'set "XIPE_UIUX_HOME=C:\\Users\\A B\\AppData\\Roaming\\x-ipe-uiux"',
-        '"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\A B\\100%%\\bin\\x-ipe-uiux.js" host %*',
+        `"C:\\Program Files\\nodejs\\node.exe" --max-semi-space-size=1 "C:\\Users\\A B\\100%%\\bin\\x-ipe-uiux.js" host %*`,
         '',
       ].join('\r\n'),
     );
+  });
+});
+
+describe('acceptedNodeFlags', () => {
+  it('keeps every flag this node accepts and drops the ones it would refuse to start with', () => {
+    expect(acceptedNodeFlags(process.execPath, HOST_NODE_FLAGS)).toEqual([...HOST_NODE_FLAGS]);
+    expect(acceptedNodeFlags(process.execPath, ['--max-semi-space-size=1', '--no-such-v8-flag'])).toEqual([
+      '--max-semi-space-size=1',
+    ]);
+  });
+
+  it('passes no flags to a node that cannot be run', () => {
+    expect(acceptedNodeFlags(path.join(tmp, 'no-node'), HOST_NODE_FLAGS)).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import {
   registryKey,
   userDataDir,
 } from './browsers.js';
+import { acceptedNodeFlags, HOST_NODE_FLAGS } from './node-flags.js';
 import { cliEntry } from './package-root.js';
 
 /** Windows keeps host registrations in HKCU; kept behind a seam so it is testable anywhere. */
@@ -65,6 +66,8 @@ export interface InstallOptions {
   home: string;
   platform: PlatformEnv;
   nodePath: string;
+  /** Node flags for the host (see node-flags.ts); none when absent. */
+  nodeFlags?: readonly string[];
   entry: string;
   registry: RegistrySeam;
   /** Which browsers exist on this machine (for `all`). */
@@ -114,10 +117,12 @@ const batchQuote = (value: string): string => `"${value.replaceAll('%', '%%')}"`
 
 /**
  * The browser starts the host with a minimal environment and its own cwd, so the launcher names
- * Node and the entry file by absolute path and bakes in the home directory.
+ * Node and the entry file by absolute path and bakes in the home directory. The Node flags keep the
+ * idle host small (see node-flags.ts).
  */
 export function launcherScript(o: {
   nodePath: string;
+  nodeFlags?: readonly string[];
   entry: string;
   home: string;
   windows: boolean;
@@ -127,7 +132,7 @@ export function launcherScript(o: {
       '@echo off',
       'rem Written by x-ipe-uiux install: starts the native-messaging host.',
       `set "XIPE_UIUX_HOME=${o.home.replaceAll('%', '%%')}"`,
-      `${batchQuote(o.nodePath)} ${batchQuote(o.entry)} host %*`,
+      [batchQuote(o.nodePath), ...(o.nodeFlags ?? []), batchQuote(o.entry), 'host', '%*'].join(' '),
       '',
     ].join('\r\n');
   }
@@ -136,7 +141,7 @@ export function launcherScript(o: {
     '# Written by x-ipe-uiux install: starts the native-messaging host.',
     `XIPE_UIUX_HOME=${shellQuote(o.home)}`,
     'export XIPE_UIUX_HOME',
-    `exec ${shellQuote(o.nodePath)} ${shellQuote(o.entry)} host "$@"`,
+    ['exec', shellQuote(o.nodePath), ...(o.nodeFlags ?? []), shellQuote(o.entry), 'host', '"$@"'].join(' '),
     '',
   ].join('\n');
 }
@@ -172,7 +177,13 @@ export function install(o: InstallOptions): InstallReport {
   const launcher = launcherPath(o.home, windows);
   writeFileAtomic(
     launcher,
-    launcherScript({ nodePath: o.nodePath, entry: o.entry, home: o.home, windows }),
+    launcherScript({
+      nodePath: o.nodePath,
+      ...(o.nodeFlags !== undefined ? { nodeFlags: o.nodeFlags } : {}),
+      entry: o.entry,
+      home: o.home,
+      windows,
+    }),
     0o755,
   );
 
@@ -317,6 +328,7 @@ export async function runInstall(argv: string[]): Promise<number> {
       home: xipeHome(),
       platform,
       nodePath: process.execPath,
+      nodeFlags: acceptedNodeFlags(process.execPath, HOST_NODE_FLAGS),
       entry: cliEntry(),
       registry: windowsRegistry,
       browserPresent: browserPresentOn(platform),

@@ -9,6 +9,7 @@ import { type LiveDescriptor, probeHost, scanDescriptors } from './bridge-probe.
 import { ensureDemoWorkspace, type StaticServer, serveDirectory } from './demo.js';
 import { BRANDED_CHROME_EXPLANATION, type BrowserCandidate, findBrowser } from './find-browser.js';
 import { browserPresentOn, currentPlatform, install, windowsRegistry } from './install.js';
+import { acceptedNodeFlags, HOST_NODE_FLAGS } from './node-flags.js';
 import { cliEntry, extensionDist, packageRoot } from './package-root.js';
 import { allowUserScripts, profileLockHolder } from './profile.js';
 
@@ -194,6 +195,7 @@ export async function runStart(argv: string[]): Promise<number> {
       home,
       platform,
       nodePath: process.execPath,
+      nodeFlags: acceptedNodeFlags(process.execPath, HOST_NODE_FLAGS),
       entry: cliEntry(root),
       registry: windowsRegistry,
       browserPresent: browserPresentOn(platform),

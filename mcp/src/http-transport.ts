@@ -2,7 +2,12 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../shared/src/node/logger.js';
-import { isInitializeRequest, type McpServer, StreamableHTTPServerTransport } from './sdk.js';
+import {
+  isInitializeRequest,
+  loadStreamableHttp,
+  type McpServer,
+  type StreamableHTTPServerTransport,
+} from './sdk.js';
 
 /**
  * Optional Streamable HTTP front for clients that cannot spawn a stdio server. Loopback only,
@@ -84,6 +89,7 @@ interface Session {
 
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServerHandle> {
   const { logger } = options;
+  const { StreamableHTTPServerTransport } = await loadStreamableHttp();
   const sessions = new Map<string, Session>();
   let port = options.port;
 

@@ -6,7 +6,7 @@ import { logsDir, tokenPath, xipeHome } from '../../shared/src/node/paths.js';
 import { ensureToken } from '../../shared/src/node/token.js';
 import { auditLogPath, createAuditLog } from './audit-log.js';
 import { createBridgeClient } from './bridge-client.js';
-import { startHttpServer } from './http-transport.js';
+import type { HttpServerHandle } from './http-transport.js';
 import { watchIdeas } from './resources/ideas-watcher.js';
 import { createServer, type ServerDeps, settleToolCalls } from './server.js';
 import { LinearStdioServerTransport } from './stdio-transport.js';
@@ -126,8 +126,10 @@ async function serveHttp(port: number, home: string, deps: ServerDeps): Promise<
     );
     return 1;
   }
-  let handle: Awaited<ReturnType<typeof startHttpServer>>;
+  let handle: HttpServerHandle;
   try {
+    // Loaded only here: the HTTP transport and its SDK pieces stay out of a stdio server's memory.
+    const { startHttpServer } = await import('./http-transport.js');
     handle = await startHttpServer({
       port,
       token,

@@ -4,7 +4,7 @@
  */
 export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-export { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+export type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 export type { CallToolResult, JSONRPCMessage, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 export {
@@ -13,3 +13,17 @@ export {
   JSONRPCMessageSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+export type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation';
+export { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+
+/**
+ * The Streamable HTTP transport, loaded on demand: it brings a web-server stack that a stdio
+ * server (what agents start) would otherwise hold in memory for nothing (~6 MB RSS).
+ */
+export const loadStreamableHttp = (): Promise<
+  typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')
+> => import('@modelcontextprotocol/sdk/server/streamableHttp.js');

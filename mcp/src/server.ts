@@ -5,6 +5,7 @@ import type { Logger } from '../../shared/src/node/logger.js';
 import { PACKAGE_VERSION } from '../../shared/src/node/version.js';
 import { type AuditLog, auditTarget } from './audit-log.js';
 import type { BridgeClient } from './bridge.js';
+import { LazyJsonSchemaValidator } from './lazy-schema-validator.js';
 import type { ResourceChanges } from './resources/ideas-watcher.js';
 import {
   RESOURCE_TEMPLATES,
@@ -56,6 +57,7 @@ export function createServer(deps: ServerDeps): McpServer {
     {
       capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
       instructions: INSTRUCTIONS,
+      jsonSchemaValidator: new LazyJsonSchemaValidator(),
     },
   );
   const timeouts = deps.timeouts ?? timeoutSettings(null);

@@ -2,7 +2,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { MCP_NODE_FLAGS } from '../../cli/src/node-flags.js';
 import { CLI_BIN, REPO_ROOT } from '../helpers/fake-extension.js';
 
 const NAME = 'x-ipe-app-and-agent-interaction';
@@ -33,7 +36,7 @@ it('init --client all registers the server with the real node and entry paths', 
   const claude = JSON.parse(fs.readFileSync(path.join(tmp, '.mcp.json'), 'utf8'));
   expect(claude.mcpServers[NAME]).toEqual({
     command: process.execPath,
-    args: [path.join(REPO_ROOT, 'bin', 'x-ipe-uiux.js'), 'mcp', '--workspace', tmp],
+    args: [...MCP_NODE_FLAGS, path.join(REPO_ROOT, 'bin', 'x-ipe-uiux.js'), 'mcp', '--workspace', tmp],
   });
   expect(
     JSON.parse(fs.readFileSync(path.join(tmp, 'copilot', 'mcp-config.json'), 'utf8')).mcpServers[NAME].type,
@@ -41,6 +44,25 @@ it('init --client all registers the server with the real node and entry paths', 
   expect(JSON.parse(fs.readFileSync(path.join(tmp, 'opencode.json'), 'utf8')).mcp[NAME].enabled).toBe(true);
   expect(r.stdout).toContain('claude: created');
   expect(init('--client', 'all', '--workspace', tmp).stdout).toContain('claude: unchanged');
+});
+
+it('the command init writes starts a server that answers', async () => {
+  expect(init('--client', 'claude', '--workspace', tmp).status).toBe(0);
+  const { command, args } = JSON.parse(fs.readFileSync(path.join(tmp, '.mcp.json'), 'utf8')).mcpServers[NAME];
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: { ...process.env, XIPE_UIUX_HOME: path.join(tmp, 'xipe-home') },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'cli-init-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    expect(client.getServerVersion()?.name).toBe(NAME);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  } finally {
+    await client.close();
+  }
 });
 
 it('init refuses an unparsable config, exits non-zero and leaves it as it was', () => {
