@@ -15,6 +15,21 @@ function run(script: string): boolean {
   return result.status === 0;
 }
 
+/** Newest modification time of a file, or of the files below a folder (0 when missing). */
+function newestMtime(p: string): number {
+  const stat = fs.statSync(p, { throwIfNoEntry: false });
+  if (stat === undefined) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...fs.readdirSync(p).map((name) => newestMtime(path.join(p, name))));
+}
+
+/** dist/extension is missing or older than something it is built from. */
+function extensionStale(): boolean {
+  const built = newestMtime(path.join(root, 'dist', 'extension', 'manifest.json'));
+  const sources = ['extension', 'shared', 'manifest.json', 'vite.config.ts'];
+  return built === 0 || sources.some((p) => newestMtime(path.join(root, p)) > built);
+}
+
 export default function setup(): void {
   if (process.env.XIPE_SKIP_BUILD || process.env.XIPE_TEST_BUILD_DONE) return;
   if (!run('build:node')) {
@@ -22,7 +37,7 @@ export default function setup(): void {
       '`npm run build:node` failed (see above); fix it, or set XIPE_SKIP_BUILD=1 to use dist/ as it is',
     );
   }
-  if (!fs.existsSync(path.join(root, 'dist', 'extension', 'manifest.json')) && !run('build:extension')) {
+  if (extensionStale() && !run('build:extension')) {
     console.warn('global-setup: `npm run build:extension` failed; tests needing dist/extension will fail');
   }
   process.env.XIPE_TEST_BUILD_DONE = '1';
