@@ -2,7 +2,7 @@ import type { TabInfo, TabTarget } from '../../../shared/src/index.js';
 import { EXTENSION_ORIGIN, XipeError } from '../../../shared/src/index.js';
 import { chromeApi } from '../platform/browser.js';
 import { forbiddenReason } from './injection/forbidden-urls.js';
-import { listAllTabs, pickTarget } from './tabs.js';
+import { findTarget } from './tabs.js';
 
 export interface ScriptableTab {
   tab: TabInfo;
@@ -15,7 +15,7 @@ export interface ScriptableTab {
  * extension may script it. `action` completes "Cannot … tab N", e.g. "inject into".
  */
 export async function scriptableTab(target: TabTarget, action: string): Promise<ScriptableTab> {
-  const tab = pickTarget(await listAllTabs(), target);
+  const tab = await findTarget(target);
   const ref = { id: tab.id, url: tab.url, title: tab.title };
   const reason = forbiddenReason(tab.url, chromeApi.runtime.getURL('/') || EXTENSION_ORIGIN);
   if (reason !== null) {

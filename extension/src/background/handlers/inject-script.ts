@@ -1,11 +1,8 @@
 import type { InjectScriptParams, InjectScriptResult } from '../../../../shared/src/index.js';
-import { EXTENSION_ORIGIN, XipeError } from '../../../../shared/src/index.js';
-import { chromeApi } from '../../platform/browser.js';
 import { removeToolbars } from '../injection/cleanup.js';
-import { forbiddenReason } from '../injection/forbidden-urls.js';
 import { mapApiError, runInjection } from '../injection/run-injection.js';
 import { ScriptStore } from '../injection/script-store.js';
-import { findTarget } from '../tabs.js';
+import { scriptableTab } from '../scriptable-tab.js';
 import type { HandlerContext } from './types.js';
 
 /** For the worker's lifetime: scripts sent with their hash, run again when named by it. */
@@ -21,17 +18,7 @@ export async function injectScript(
   _ctx: HandlerContext,
 ): Promise<InjectScriptResult> {
   const code = await scripts.resolve(params);
-  const tab = await findTarget(params.target);
-  const ref = { id: tab.id, url: tab.url, title: tab.title };
-  const ownOrigin = chromeApi.runtime.getURL('/') || EXTENSION_ORIGIN;
-  const reason = forbiddenReason(tab.url, ownOrigin);
-  if (reason !== null) {
-    throw new XipeError(
-      'INJECTION_BLOCKED',
-      `Cannot inject into tab ${tab.id} (${tab.url || 'no URL'}): ${reason}. Target a normal web page (tab_id, url_contains or page_index from list_tabs).`,
-      { tab: ref },
-    );
-  }
+  const { tab, ref } = await scriptableTab(params.target, 'inject into');
   if (params.cleanup_before) {
     try {
       await removeToolbars(tab.id);
