@@ -103,9 +103,19 @@ export async function waitForHost(home, { exceptPid = null, timeoutMs = 20_000 }
 }
 
 /** The MCP server as an agent starts it: the command and arguments `x-ipe-uiux init` writes. */
+const mcpCommands = new Map();
+
+/**
+ * The command `x-ipe-uiux init` writes for this workspace, flags included. Worked out once per
+ * workspace: init probes which flags this Node accepts by spawning it, which happens at init time,
+ * not when an agent starts the server, so it must not count in cold_start.
+ */
 export function mcpCommand(workspace) {
-  const { entry } = clientTarget('claude', { ...currentInitContext(workspace), env: {} });
-  return { command: entry.command, args: entry.args };
+  if (!mcpCommands.has(workspace)) {
+    const { entry } = clientTarget('claude', { ...currentInitContext(workspace), env: {} });
+    mcpCommands.set(workspace, { command: entry.command, args: entry.args });
+  }
+  return mcpCommands.get(workspace);
 }
 
 export async function startMcp({ home, workspace, env = {} }) {
