@@ -3,6 +3,7 @@ import { chromeApi } from '../../platform/browser.js';
 import { cropToImage } from '../../toolbar/crop-math.js';
 import { CaptureQuota, withQuotaRetry } from './capture-quota.js';
 import type { StoredCrop } from './collection-store.js';
+import { pngSize } from './png-header.js';
 
 /**
  * Pixel captures for the toolbar: captureVisibleTab (lossless PNG) through the shared quota gate,
@@ -36,12 +37,19 @@ export async function captureDataUrl(tabId: number, windowId?: number): Promise<
 type Base64Decoder = (base64: string) => Uint8Array<ArrayBuffer>;
 const fromBase64 = (Uint8Array as unknown as { fromBase64?: Base64Decoder }).fromBase64;
 
-/** Decodes a PNG data URL; no colour conversion or premultiplication: crops must be the captured bytes. */
-export async function decodePng(dataUrl: string): Promise<ImageBitmap> {
-  const blob = fromBase64
+/** The PNG bytes of a data URL. */
+async function pngBlob(dataUrl: string): Promise<Blob> {
+  return fromBase64
     ? new Blob([fromBase64(dataUrl.slice(dataUrl.indexOf(',') + 1))], { type: 'image/png' })
-    : await (await fetch(dataUrl)).blob();
-  return createImageBitmap(blob, { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
+    : (await fetch(dataUrl)).blob();
+}
+
+/** No colour conversion or premultiplication: crops must be the captured bytes. */
+const EXACT: ImageBitmapOptions = { colorSpaceConversion: 'none', premultiplyAlpha: 'none' };
+
+/** Decodes a PNG data URL (see EXACT). */
+export async function decodePng(dataUrl: string): Promise<ImageBitmap> {
+  return createImageBitmap(await pngBlob(dataUrl), EXACT);
 }
 
 /** Captures a tab's visible area (see captureDataUrl). */
@@ -69,19 +77,26 @@ function context2d(canvas: OffscreenCanvas): OffscreenCanvasRenderingContext2D {
   return ctx;
 }
 
-/** Crops a viewport rectangle out of a fresh capture. Null when the rectangle is off-screen. */
+/**
+ * Crops a viewport rectangle out of a fresh capture. Null when the rectangle is off-screen. The
+ * image size is read from the PNG header, so only the crop is decoded into a bitmap (not the whole
+ * viewport), then drawn 1:1 and encoded.
+ */
 export async function captureCrop(
   tabId: number,
   rect: CssRect,
   viewport: ViewportInfo,
   windowId?: number,
 ): Promise<StoredCrop | null> {
-  const bitmap = await captureTab(tabId, windowId);
+  const blob = await pngBlob(await captureDataUrl(tabId, windowId));
+  const size = pngSize(new Uint8Array(await blob.slice(0, 24).arrayBuffer()));
+  if (!size) throw new Error('The browser returned a capture that is not a PNG.');
+  const px = cropToImage(rect, viewport, size);
+  if (!px) return null;
+  const bitmap = await createImageBitmap(blob, px.sx, px.sy, px.sw, px.sh, EXACT);
   try {
-    const px = cropToImage(rect, viewport, bitmap);
-    if (!px) return null;
     const canvas = new OffscreenCanvas(px.sw, px.sh);
-    context2d(canvas).drawImage(bitmap, px.sx, px.sy, px.sw, px.sh, 0, 0, px.sw, px.sh);
+    context2d(canvas).drawImage(bitmap, 0, 0);
     return { png: await pngBase64(canvas), width: px.sw, height: px.sh };
   } finally {
     bitmap.close();
