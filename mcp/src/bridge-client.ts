@@ -83,6 +83,7 @@ class SocketBridgeClient implements BridgeClient {
   private readonly isPidAlive: (pid: number) => boolean;
   private readonly inbox: CaptureInbox;
   private closed = false;
+  private listedThisTurn: string[] | null = null;
 
   constructor(private readonly options: BridgeClientOptions) {
     this.dir = runtimeDir(options.home, options.platform);
@@ -254,10 +255,26 @@ class SocketBridgeClient implements BridgeClient {
 
   /** Lists descriptors, reuses open connections, connects to new hosts, drops vanished ones. */
   private async scan(): Promise<Link[]> {
+    const files = this.descriptorFiles();
+    for (const [file, connection] of this.connections) {
+      if (!files.includes(file)) {
+        connection.close(); // the host removed its descriptor: it is going away
+        this.connections.delete(file);
+      }
+    }
+    return Promise.all(files.map((file) => this.link(file)));
+  }
+
+  /**
+   * The descriptor files, listed once per event-loop turn: a tool call that resolves its route
+   * (hosts) and then sends (request) in the same turn lists the directory once. Sync on purpose: a
+   * directory of a few entries lists in microseconds, an async readdir costs a thread-pool round
+   * trip. Open connections are still checked per scan (link), so a closed one is never reused.
+   */
+  private descriptorFiles(): string[] {
+    if (this.listedThisTurn !== null) return this.listedThisTurn;
     let files: string[];
     try {
-      // Sync on purpose: a directory of a few entries lists in microseconds, an async readdir
-      // costs a thread-pool round trip, and every call lists it (once or twice).
       files = fs
         .readdirSync(this.dir)
         .filter((f) => DESCRIPTOR_FILE.test(f))
@@ -271,13 +288,11 @@ class SocketBridgeClient implements BridgeClient {
       }
       files = [];
     }
-    for (const [file, connection] of this.connections) {
-      if (!files.includes(file)) {
-        connection.close(); // the host removed its descriptor: it is going away
-        this.connections.delete(file);
-      }
-    }
-    return Promise.all(files.map((file) => this.link(file)));
+    this.listedThisTurn = files;
+    setImmediate(() => {
+      this.listedThisTurn = null;
+    });
+    return files;
   }
 
   private async link(file: string): Promise<Link> {

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/src/commands/index.js';
 import { XipeError } from '../../../shared/src/errors.js';
 import type { BridgeClient } from '../bridge.js';
+import { type ScriptFile, ScriptFiles } from '../script-files.js';
 import { listAllTabs } from '../tab-list.js';
 import { refineOneTarget, routeOptions, tabTargetShape } from '../tab-target-args.js';
 import { defineTool } from './define-tool.js';
@@ -50,7 +51,13 @@ export const injectScriptTool = defineTool({
   annotations: { title: 'Inject a script into a tab', destructiveHint: true, openWorldHint: true },
   async handler(args, ctx) {
     const started = performance.now();
-    const code = await readScript(args.file_path);
+    // A script this server already sent to that browser goes by its hash only; the extension
+    // answers SCRIPT_NOT_CACHED (having done nothing) when it no longer holds it.
+    const sent = ctx.sentScripts;
+    const { code, sha256 } = await readScript(
+      args.file_path,
+      sent !== undefined ? SCRIPT_CACHE_MAX_CHARS : -1,
+    );
     const route = await resolveRoute(ctx.bridge, args, ctx.signal);
     const send = (script: Pick<InjectScriptParamsInput, 'code' | 'code_sha256'>) =>
       ctx.bridge.request(
@@ -64,10 +71,6 @@ export const injectScriptTool = defineTool({
         },
         { ...routeOptions(route), timeoutMs: args.timeout_ms, signal: ctx.signal },
       );
-    // A script this server already sent to that browser goes by its hash only; the extension
-    // answers SCRIPT_NOT_CACHED (having done nothing) when it no longer holds it.
-    const sent = code.length <= SCRIPT_CACHE_MAX_CHARS ? ctx.sentScripts : undefined;
-    const sha256 = sent !== undefined ? createHash('sha256').update(code, 'utf8').digest('hex') : undefined;
     const browser = route.browser ?? route.reaches ?? '';
     let result: InjectScriptResult | undefined;
     if (sent !== undefined && sha256 !== undefined && sent.has(browser, sha256)) {
@@ -99,9 +102,13 @@ export const injectScriptTool = defineTool({
  */
 const SYNC_READ_MAX_BYTES = 1024 * 1024;
 
-async function readScript(filePath: string): Promise<string> {
+/** Recently read script files (per process; a file is re-read as soon as its stat changes). */
+const scriptFiles = new ScriptFiles();
+
+/** The file's text and, when it is at most `hashUpToChars` long, its SHA-256. */
+async function readScript(filePath: string, hashUpToChars: number): Promise<ScriptFile> {
   try {
-    const stat = fs.statSync(filePath);
+    const stat = fs.statSync(filePath, { bigint: true });
     if (!stat.isFile()) {
       throw new XipeError(
         'VALIDATION_ERROR',
@@ -112,15 +119,19 @@ async function readScript(filePath: string): Promise<string> {
         },
       );
     }
-    if (stat.size > MAX_SCRIPT_BYTES) {
+    const size = Number(stat.size);
+    if (size > MAX_SCRIPT_BYTES) {
       throw new XipeError(
         'PAYLOAD_TOO_LARGE',
-        `${filePath} is ${stat.size} bytes; scripts are limited to ${MAX_SCRIPT_BYTES} bytes. Split or minify it.`,
-        { file_path: filePath, bytes: stat.size, max_bytes: MAX_SCRIPT_BYTES },
+        `${filePath} is ${size} bytes; scripts are limited to ${MAX_SCRIPT_BYTES} bytes. Split or minify it.`,
+        { file_path: filePath, bytes: size, max_bytes: MAX_SCRIPT_BYTES },
       );
     }
-    if (stat.size <= SYNC_READ_MAX_BYTES) return fs.readFileSync(filePath, 'utf8');
-    return await fs.promises.readFile(filePath, 'utf8');
+    if (size <= SYNC_READ_MAX_BYTES) return scriptFiles.readSync(filePath, stat, hashUpToChars);
+    const code = await fs.promises.readFile(filePath, 'utf8');
+    const sha256 =
+      code.length <= hashUpToChars ? createHash('sha256').update(code, 'utf8').digest('hex') : undefined;
+    return { code, sha256 };
   } catch (err) {
     if (err instanceof XipeError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? 'UNKNOWN';

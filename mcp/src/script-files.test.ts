@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ScriptFiles } from './script-files.js';
+
+const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** A script file whose timestamps are `ageMs` in the past (settled unless recent). */
+function scriptFile(dir: string, name: string, text: string, ageMs: number): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  const when = new Date(Date.now() - ageMs);
+  fs.utimesSync(file, when, when);
+  return file;
+}
+
+describe('ScriptFiles', () => {
+  const dirs: string[] = [];
+  const tempDir = (): string => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-script-files-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    vi.restoreAllMocks();
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads a file with its hash, then serves it again without reading while its stat is unchanged', () => {
+    const files = new ScriptFiles();
+    const file = scriptFile(tempDir(), 'a.js', 'return 1;', 60_000);
+    // ctime cannot be set back: wait until the file counts as settled by faking the clock.
+    vi.spyOn(Date, 'now').mockReturnValue(Math.ceil(fs.statSync(file).ctimeMs) + 10_000);
+    const first = files.readSync(file, fs.statSync(file, { bigint: true }), 1000);
+    expect(first).toEqual({ code: 'return 1;', sha256: sha('return 1;') });
+    const read = vi.spyOn(fs, 'readFileSync');
+    expect(files.readSync(file, fs.statSync(file, { bigint: true }), 1000)).toEqual(first);
+    expect(read).not.toHaveBeenCalled();
+  });
+
+  it('reads again once the file changed, even at the same size', () => {
+    const files = new ScriptFiles();
+    const dir = tempDir();
+    const file = scriptFile(dir, 'a.js', 'return 1;', 60_000);
+    vi.spyOn(Date, 'now').mockReturnValue(Math.ceil(fs.statSync(file).ctimeMs) + 10_000);
+    files.readSync(file, fs.statSync(file, { bigint: true }), 1000);
+    scriptFile(dir, 'a.js', 'return 2;', 30_000);
+    expect(files.readSync(file, fs.statSync(file, { bigint: true }), 1000)).toEqual({
+      code: 'return 2;',
+      sha256: sha('return 2;'),
+    });
+  });
+
+  it('does not keep a file modified just before it was read (a same-tick rewrite would look unchanged)', () => {
+    const files = new ScriptFiles();
+    const file = scriptFile(tempDir(), 'a.js', 'return 1;', 0);
+    files.readSync(file, fs.statSync(file, { bigint: true }), 1000);
+    const read = vi.spyOn(fs, 'readFileSync');
+    files.readSync(file, fs.statSync(file, { bigint: true }), 1000);
+    expect(read).toHaveBeenCalledTimes(1);
+  });
+
+  it('hashes only texts up to the given length', () => {
+    const files = new ScriptFiles();
+    const file = scriptFile(tempDir(), 'a.js', 'return 12345;', 60_000);
+    expect(files.readSync(file, fs.statSync(file, { bigint: true }), 5).sha256).toBeUndefined();
+    expect(files.readSync(file, fs.statSync(file, { bigint: true }), -1).sha256).toBeUndefined();
+  });
+});
