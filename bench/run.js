@@ -16,8 +16,10 @@ import {
   waitForHost,
   waitForHostExit,
 } from './harness.js';
+import { benchHtml2canvas } from './html2canvas.js';
 import { noisePng } from './png.js';
 import { entry, printTable, sample, timeIt, withBaseline } from './stats.js';
+import { benchElementCrop, benchFullPage } from './toolbar.js';
 
 const QUICK = process.argv.includes('--quick');
 const N = (full, quick) => (QUICK ? quick : full);
@@ -28,8 +30,8 @@ const only = process.argv
 const entries = [];
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
-async function section(name, fn, alsoCovers = []) {
-  if (only && !only.some((o) => [name, ...alsoCovers].some((n) => n.startsWith(o)))) return;
+async function section(name, fn) {
+  if (only && !only.some((o) => name.startsWith(o))) return;
   log(`${name} …`);
   try {
     await fn();
@@ -322,18 +324,12 @@ await section('rss', async () => {
   );
 });
 
-await section('viewport_capture_vs_html2canvas', async () => {
-  const { benchHtml2canvas } = await import('./html2canvas.js');
-  await benchHtml2canvas({ browser: b, mcp, workspace, entries, N, entry, withBaseline, log });
-});
+await section('viewport_capture_vs_html2canvas', () =>
+  benchHtml2canvas({ browser: b, mcp, workspace, entries, N, entry, withBaseline, log }),
+);
 
-const toolbarBench = path.join(ROOT, 'bench', 'toolbar.js');
-if (fs.existsSync(toolbarBench)) {
-  const { benchToolbar } = await import(toolbarBench);
-  await section('element_crop', () => benchToolbar({ browser: b, pages, entries, N, entry, only }), [
-    'full_page_5vp',
-  ]);
-}
+await section('element_crop', () => benchElementCrop({ browser: b, pages, entries, N, entry }));
+await section('full_page_5vp', () => benchFullPage({ browser: b, pages, entries, N, entry }));
 
 await mcp.client.close();
 await b.browser.close();

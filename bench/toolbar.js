@@ -16,6 +16,7 @@
 //           the UI update that follows (list, thumbnail) is not.
 // The observer runs in the toolbar's isolated world (CDP Runtime.evaluate in that context, as the
 // DevTools console does); it adds listeners and changes nothing the toolbar does.
+import { fiveViewportPage } from '../test/support/pages.js';
 import { EXTENSION_ID } from './harness.js';
 
 const HOST_TAG = 'x-ipe-uiux-toolbar';
@@ -208,40 +209,6 @@ const CARDS_PAGE = `(() => {
   });
 })()`;
 
-/** Five viewports tall with a sticky header (as in the e2e test). */
-const TALL_PAGE = `(() => {
-  const vh = document.documentElement.clientHeight;
-  document.body.innerHTML = '';
-  document.body.style.margin = '0';
-  const header = document.createElement('header');
-  header.setAttribute('style', 'position:sticky;top:0;height:60px;background:#ff00ff;z-index:5');
-  document.body.append(header);
-  ['#e0f2fe', '#dcfce7', '#fef9c3', '#fee2e2', '#ede9fe'].forEach((c, i) => {
-    const s = document.createElement('section');
-    s.setAttribute('style', 'height:' + (i === 0 ? vh - 60 : vh) + 'px;background:' + c);
-    s.textContent = 'Section ' + (i + 1);
-    document.body.append(s);
-  });
-  return { width: document.documentElement.clientWidth, height: vh, scroll: document.documentElement.scrollHeight };
-})()`;
-
-async function measure(name, only, entries, fn) {
-  if (only && !only.some((o) => name.startsWith(o))) return;
-  try {
-    await fn();
-  } catch (err) {
-    process.stderr.write(`[bench] ${name} failed: ${err.stack ?? err}\n`);
-    entries.push({
-      name,
-      unit: '',
-      p50: null,
-      p95: null,
-      n: 0,
-      status: `error: ${String(err.message ?? err).slice(0, 120)}`,
-    });
-  }
-}
-
 async function openToolbarOn(browser, pages, pathName, setup) {
   const page = await browser.newPage();
   await page.goto(`${pages.url}${pathName}`);
@@ -250,82 +217,80 @@ async function openToolbarOn(browser, pages, pathName, setup) {
   return { page, ui, info };
 }
 
-/** Called by bench/run.js; pushes `element_crop` and `full_page_5vp` entries. */
-export async function benchToolbar({ browser: b, pages, entries, N, entry, only }) {
-  await measure('element_crop', only, entries, async () => {
-    const { page, ui, info: cards } = await openToolbarOn(b.browser, pages, '/toolbar-cards', CARDS_PAGE);
-    try {
-      await page.mouse.click(...Object.values(await ui.center('[data-mode="element"]')));
-      await waitFor('element mode', async () => /Click an element/.test(await ui.text('.status')));
-      const samples = [];
-      const fromRelease = [];
-      const warmup = 2;
-      const n = N(20, 5);
-      let size = null;
-      for (let i = 0; i < warmup + n; i += 1) {
-        const card = cards[i % cards.length];
-        // Hover first, as a designer does (the highlight follows the pointer), then click.
-        await page.mouse.move(card.x, card.y, { steps: 2 });
-        await sleep(50);
-        await ui.arm('element');
-        await page.mouse.down();
-        await page.mouse.up();
-        const { ms, fromRelease: sinceRelease, crop } = await ui.result();
-        if (crop.width !== Math.ceil(card.width) || crop.height !== Math.ceil(card.height))
-          throw new Error(`crop ${crop.width}×${crop.height} is not the card's ${card.width}×${card.height}`);
-        size = `${crop.width}×${crop.height}`;
-        if (i >= warmup) {
-          samples.push(ms);
-          fromRelease.push(sinceRelease);
-        }
-        // Leave the capture quota free for the next click, so no sample waits for it.
-        await sleep(QUOTA_WINDOW_MS);
+/** `element_crop`: press on a card in pick mode → its crop stored. Called by bench/run.js. */
+export async function benchElementCrop({ browser: b, pages, entries, N, entry }) {
+  const { page, ui, info: cards } = await openToolbarOn(b.browser, pages, '/toolbar-cards', CARDS_PAGE);
+  try {
+    await page.mouse.click(...Object.values(await ui.center('[data-mode="element"]')));
+    await waitFor('element mode', async () => /Click an element/.test(await ui.text('.status')));
+    const samples = [];
+    const fromRelease = [];
+    const warmup = 2;
+    const n = N(20, 5);
+    let size = null;
+    for (let i = 0; i < warmup + n; i += 1) {
+      const card = cards[i % cards.length];
+      // Hover first, as a designer does (the highlight follows the pointer), then click.
+      await page.mouse.move(card.x, card.y, { steps: 2 });
+      await sleep(50);
+      await ui.arm('element');
+      await page.mouse.down();
+      await page.mouse.up();
+      const { ms, fromRelease: sinceRelease, crop } = await ui.result();
+      if (crop.width !== Math.ceil(card.width) || crop.height !== Math.ceil(card.height))
+        throw new Error(`crop ${crop.width}×${crop.height} is not the card's ${card.width}×${card.height}`);
+      size = `${crop.width}×${crop.height}`;
+      if (i >= warmup) {
+        samples.push(ms);
+        fromRelease.push(sinceRelease);
       }
-      entries.push(
-        entry('element_crop', 'ms', samples, {
-          target: 'p50 ≤ 150 ms',
-          crop_px: size,
-          quota_wait_included: false,
-          from_release_p50: entry('', '', fromRelease).p50,
-          note: 'press → crop PNG and item in chrome.storage.local; clicks ≥ 1.1 s apart (no quota wait)',
-        }),
-      );
-    } finally {
-      await ui.detach();
-      await page.close();
+      // Leave the capture quota free for the next click, so no sample waits for it.
+      await sleep(QUOTA_WINDOW_MS);
     }
-  });
+    entries.push(
+      entry('element_crop', 'ms', samples, {
+        target: 'p50 ≤ 150 ms',
+        crop_px: size,
+        quota_wait_included: false,
+        from_release_p50: entry('', '', fromRelease).p50,
+        note: 'press → crop PNG and item in chrome.storage.local; clicks ≥ 1.1 s apart (no quota wait)',
+      }),
+    );
+  } finally {
+    await ui.detach();
+    await page.close();
+  }
+}
 
-  await measure('full_page_5vp', only, entries, async () => {
-    const { page, ui, info } = await openToolbarOn(b.browser, pages, '/toolbar-tall', TALL_PAGE);
-    try {
-      if (info.scroll !== info.height * 5)
-        throw new Error(`page is ${info.scroll}px, not 5 × ${info.height}`);
-      const button = await ui.center('[data-mode="page"]');
-      const samples = [];
-      const n = N(5, 2);
-      for (let i = 0; i < 1 + n; i += 1) {
-        await sleep(QUOTA_WINDOW_MS);
-        await page.mouse.move(button.x, button.y);
-        await ui.arm('full_page');
-        await page.mouse.down();
-        await page.mouse.up();
-        const { ms, crop } = await ui.result();
-        if (crop.width !== info.width || crop.height !== info.height * 5)
-          throw new Error(`full page is ${crop.width}×${crop.height}, not ${info.width}×${info.height * 5}`);
-        if (i >= 1) samples.push(ms);
-      }
-      entries.push(
-        entry('full_page_5vp', 'ms', samples, {
-          target: 'p50 ≤ 3000 ms (5 captures at 2/s: ≥ 2 s)',
-          page_px: `${info.width}×${info.height * 5}`,
-          quota_wait_included: true,
-          note: 'click on Full page → stitched PNG and item in chrome.storage.local',
-        }),
-      );
-    } finally {
-      await ui.detach();
-      await page.close();
+/** `full_page_5vp`: click on Full page → the stitched five-viewport PNG stored. */
+export async function benchFullPage({ browser: b, pages, entries, N, entry }) {
+  const { page, ui, info } = await openToolbarOn(b.browser, pages, '/toolbar-tall', fiveViewportPage);
+  try {
+    if (info.scroll !== info.height * 5) throw new Error(`page is ${info.scroll}px, not 5 × ${info.height}`);
+    const button = await ui.center('[data-mode="page"]');
+    const samples = [];
+    const n = N(5, 2);
+    for (let i = 0; i < 1 + n; i += 1) {
+      await sleep(QUOTA_WINDOW_MS);
+      await page.mouse.move(button.x, button.y);
+      await ui.arm('full_page');
+      await page.mouse.down();
+      await page.mouse.up();
+      const { ms, crop } = await ui.result();
+      if (crop.width !== info.width || crop.height !== info.height * 5)
+        throw new Error(`full page is ${crop.width}×${crop.height}, not ${info.width}×${info.height * 5}`);
+      if (i >= 1) samples.push(ms);
     }
-  });
+    entries.push(
+      entry('full_page_5vp', 'ms', samples, {
+        target: 'p50 ≤ 3000 ms (5 captures at 2/s: ≥ 2 s)',
+        page_px: `${info.width}×${info.height * 5}`,
+        quota_wait_included: true,
+        note: 'click on Full page → stitched PNG and item in chrome.storage.local',
+      }),
+    );
+  } finally {
+    await ui.detach();
+    await page.close();
+  }
 }

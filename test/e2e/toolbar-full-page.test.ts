@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import { clickExtensionAction, rowsMatching, ToolbarDriver } from '../helpers/toolbar-driver.js';
+import { fiveViewportPage } from '../support/pages.js';
 
 /** Scroll-and-stitch on a page five viewports tall with a sticky header. */
 describe('full-page capture', () => {
@@ -15,27 +16,8 @@ describe('full-page capture', () => {
 
   it('has the page size, one sticky header, and restores the scroll position', async () => {
     const page = await env.openPage('/plain?tall');
-    const viewport = await page.evaluate(() => {
-      const vh = document.documentElement.clientHeight;
-      document.body.innerHTML = '';
-      document.body.style.margin = '0';
-      const header = document.createElement('header');
-      header.setAttribute('style', 'position:sticky;top:0;height:60px;background:#ff00ff;z-index:5');
-      document.body.append(header);
-      const colours = ['#e0f2fe', '#dcfce7', '#fef9c3', '#fee2e2', '#ede9fe'];
-      colours.forEach((c, i) => {
-        const s = document.createElement('section');
-        s.setAttribute('style', `height:${i === 0 ? vh - 60 : vh}px;background:${c}`);
-        s.textContent = `Section ${i + 1}`;
-        document.body.append(s);
-      });
-      window.scrollTo(0, 300);
-      return {
-        width: document.documentElement.clientWidth,
-        height: vh,
-        scroll: document.documentElement.scrollHeight,
-      };
-    });
+    const viewport = await page.evaluate(fiveViewportPage);
+    await page.evaluate(() => window.scrollTo(0, 300));
     expect(viewport.scroll).toBe(viewport.height * 5);
     const ui = await ToolbarDriver.attach(page);
     await clickExtensionAction(env.browser, page);

@@ -1,0 +1,1 @@
+export declare function fiveViewportPage(): { width: number; height: number; scroll: number };
