@@ -3,6 +3,8 @@ import { NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../../shared/src/index.js
 import { browser, chromeApi, userScriptsApi } from '../platform/browser.js';
 import { handleActionClick } from './action.js';
 import { browserInfo } from './browser-info.js';
+// Builds the on-demand deep-capture bundle; its handler (`capture_area`) lands with the host side.
+import './deep-capture/run-capture.js';
 import { dispatch } from './dispatcher.js';
 import { HANDLERS } from './handlers/index.js';
 import { NativeHostLink } from './native-port.js';

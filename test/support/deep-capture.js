@@ -1,0 +1,276 @@
+// The deep-capture pipeline as the e2e tests and the bench drive it, until the extension and the
+// host do it themselves (DESIGN §7, `capture_area`): the engine runs in the page through the real
+// extension (its bundle injected into the isolated world by the service worker), this module
+// stands in for the resource fetcher and the host's writer, builds the clone with the shared
+// generator, renders it offline in Chromium with every network request refused, and compares it
+// with the browser's own screenshot of the area. Plain ESM so the vitest suites and bench/ share
+// it; it loads the built generator from dist/node (run `npm run build` first).
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { EXTENSION_ID, REPO_ROOT } from './chromium.js';
+
+const distShared = (p) => pathToFileURL(path.join(REPO_ROOT, 'dist/node/shared/src/deep-capture', p)).href;
+const { AreaCapture } = await import(distShared('area-capture.js'));
+const { buildClone } = await import(distShared('clone/index.js'));
+const { sniffResource, contentHashName } = await import(distShared('resource-names.js'));
+
+/** Where the built engine bundle sits in the extension (crxjs mirrors the source path). */
+export const ENGINE_FILE = 'extension/src/content/deep-capture/index.js';
+
+async function serviceWorker(browser) {
+  const target = await browser.waitForTarget(
+    (t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${EXTENSION_ID}/`),
+    { timeout: 15_000 },
+  );
+  const worker = await target.worker();
+  if (worker === null) throw new Error('the extension service worker has no worker');
+  for (let i = 0; i < 200; i++) {
+    if (await worker.evaluate(() => typeof chrome !== 'undefined' && typeof chrome.scripting === 'object')) {
+      return worker;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('chrome.scripting never appeared in the service worker');
+}
+
+/**
+ * The page's element rect for `selector`, page coordinates, rounded out to whole pixels; cut to
+ * `maxHeight` (an area a designer draws over the top of a long element).
+ */
+export async function rectOf(page, selector, { maxHeight = Infinity } = {}) {
+  const r = await page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (el === null) return null;
+    const b = el.getBoundingClientRect();
+    return { x: b.left + scrollX, y: b.top + scrollY, width: b.width, height: b.height };
+  }, selector);
+  if (r === null) throw new Error(`no element matches ${selector}`);
+  const x = Math.floor(r.x);
+  const y = Math.floor(r.y);
+  return {
+    x,
+    y,
+    width: Math.ceil(r.x + r.width) - x,
+    height: Math.min(maxHeight, Math.ceil(r.y + r.height) - y),
+  };
+}
+
+/**
+ * Scrolls so the area is in view (top-aligned unless `scrollY` is given), captures it with the
+ * engine through the extension, and takes the browser's own screenshot of it in the same state.
+ */
+export async function captureArea(browser, page, rect, { reduce = true, scrollY = null } = {}) {
+  await page.bringToFront();
+  const targetY = scrollY ?? Math.max(0, rect.y - 0);
+  await page.evaluate((y) => window.scrollTo(0, y), targetY);
+  await page.evaluate(() =>
+    document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => r()))),
+  );
+  const worker = await serviceWorker(browser);
+  const url = page.url();
+  const raw = await worker.evaluate(
+    async (pageUrl, file, area, reduceStyles) => {
+      const tabs = await chrome.tabs.query({});
+      const tab = tabs.find((t) => t.url === pageUrl);
+      if (tab?.id === undefined) throw new Error(`no tab for ${pageUrl}`);
+      await chrome.scripting.executeScript({ target: { tabId: tab.id }, files: [file] });
+      const [injection] = await chrome.scripting.executeScript({
+        target: { tabId: tab.id },
+        func: (r, reduce) => globalThis.__xipeDeepCapture.capture(r, { reduce }),
+        args: [area, reduceStyles],
+      });
+      return injection?.result ?? null;
+    },
+    url,
+    ENGINE_FILE,
+    rect,
+    reduce,
+  );
+  if (raw === null) throw new Error('the deep-capture engine returned nothing');
+  const capture = AreaCapture.parse(raw);
+  const cdp = await page.createCDPSession();
+  try {
+    const shot = await cdp.send('Page.captureScreenshot', {
+      format: 'png',
+      clip: { ...rect, scale: 1 },
+      captureBeyondViewport: false,
+    });
+    return { capture, screenshot: Buffer.from(shot.data, 'base64') };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+function decodeDataUrl(url) {
+  const comma = url.indexOf(',');
+  const meta = url.slice(5, comma);
+  const body = url.slice(comma + 1);
+  return meta.endsWith(';base64')
+    ? Buffer.from(body, 'base64')
+    : Buffer.from(decodeURIComponent(body), 'utf8');
+}
+
+/**
+ * The whole pixels around a box of a PNG (the clone shifts the image by the box's sub-pixel
+ * offset), cut in a page's canvas: the browser decodes and encodes.
+ */
+async function cropPng(scratch, png, rect) {
+  const data = await scratch.evaluate(
+    async (b64, r) => {
+      const img = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+      const x = Math.floor(r.x);
+      const y = Math.floor(r.y);
+      const c = new OffscreenCanvas(
+        Math.max(1, Math.ceil(r.x + r.width) - x),
+        Math.max(1, Math.ceil(r.y + r.height) - y),
+      );
+      c.getContext('2d').drawImage(img, -x, -y);
+      const blob = await c.convertToBlob({ type: 'image/png' });
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      let s = '';
+      for (const b of bytes) s += String.fromCharCode(b);
+      return btoa(s);
+    },
+    png.toString('base64'),
+    rect,
+  );
+  return Buffer.from(data, 'base64');
+}
+
+/**
+ * Writes what the host will write (phase 2) for one area: resources under `dir` with
+ * content-hash names (type judged by the bytes), pixel images, and the clone.
+ * Returns the files and the resource list.
+ */
+export async function writeClone({ capture, screenshot, dir, areaId = 'area-1', scratch, reduced = true }) {
+  fs.mkdirSync(dir, { recursive: true });
+  const byUrl = new Map();
+  const resources = [];
+  for (const ref of capture.resources) {
+    let bytes;
+    try {
+      if (ref.url.startsWith('data:')) bytes = decodeDataUrl(ref.url);
+      else {
+        const res = await fetch(ref.url);
+        if (!res.ok) continue;
+        bytes = Buffer.from(await res.arrayBuffer());
+      }
+    } catch {
+      continue;
+    }
+    const sniffed = sniffResource(bytes);
+    if (sniffed === null) continue;
+    const name = await contentHashName(bytes, sniffed);
+    fs.writeFileSync(path.join(dir, name), bytes);
+    byUrl.set(ref.url, name);
+    resources.push({ type: ref.type, src: ref.url, local_path: `resources/${name}`, bytes: bytes.length });
+  }
+  const pixels = new Map();
+  for (const [index, node] of capture.nodes.entries()) {
+    if (node.kind !== 'pixels' || node.pixels === null) continue;
+    const bytes =
+      node.pixels.data_url !== null
+        ? decodeDataUrl(node.pixels.data_url)
+        : await cropPng(scratch, screenshot, node.rect);
+    const sniffed = sniffResource(bytes);
+    if (sniffed === null) continue;
+    const name = await contentHashName(bytes, sniffed);
+    fs.writeFileSync(path.join(dir, name), bytes);
+    pixels.set(index, name);
+  }
+  const clone = buildClone(capture, {
+    areaId,
+    resourcePath: (url) => byUrl.get(url) ?? null,
+    pixelPath: (i) => pixels.get(i) ?? null,
+    reduced,
+  });
+  const htmlPath = path.join(dir, clone.htmlFile);
+  fs.writeFileSync(htmlPath, clone.html);
+  fs.writeFileSync(path.join(dir, clone.cssFile), clone.css);
+  return { htmlPath, cssPath: path.join(dir, clone.cssFile), clone, resources };
+}
+
+/** Opens the clone from disk with every non-file request refused; returns its screenshot. */
+export async function renderOffline(browser, htmlPath, rect) {
+  const page = await browser.newPage();
+  const refused = [];
+  try {
+    // The whole area must be inside the viewport: Chromium paints nothing beyond it.
+    await page.setViewport({
+      width: Math.max(800, Math.ceil(rect.width)),
+      height: Math.max(600, Math.ceil(rect.height)),
+    });
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      if (req.url().startsWith('file:')) void req.continue();
+      else {
+        refused.push(req.url());
+        void req.abort();
+      }
+    });
+    await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
+    await page.evaluate(() =>
+      document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => r()))),
+    );
+    const cdp = await page.createCDPSession();
+    const shot = await cdp.send('Page.captureScreenshot', {
+      format: 'png',
+      clip: { x: 0, y: 0, width: rect.width, height: rect.height, scale: 1 },
+      captureBeyondViewport: false,
+    });
+    await cdp.detach();
+    return { screenshot: Buffer.from(shot.data, 'base64'), refused };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * Share of pixels whose every channel is within `tolerance` of the other image's, decoded by the
+ * browser; also a diff image (mismatches in red over a faded copy) for failure reports.
+ */
+export async function comparePngs(scratch, a, b, tolerance = 8) {
+  const result = await scratch.evaluate(
+    async (aB64, bB64, tol) => {
+      const load = async (b64) =>
+        createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+      const [ia, ib] = await Promise.all([load(aB64), load(bB64)]);
+      const w = Math.max(ia.width, ib.width);
+      const h = Math.max(ia.height, ib.height);
+      const read = (img) => {
+        const c = new OffscreenCanvas(w, h);
+        const ctx = c.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        return ctx.getImageData(0, 0, w, h);
+      };
+      const da = read(ia);
+      const db = read(ib).data;
+      const diff = new ImageData(w, h);
+      let same = 0;
+      for (let i = 0; i < da.data.length; i += 4) {
+        const ok =
+          Math.abs(da.data[i] - db[i]) <= tol &&
+          Math.abs(da.data[i + 1] - db[i + 1]) <= tol &&
+          Math.abs(da.data[i + 2] - db[i + 2]) <= tol &&
+          Math.abs(da.data[i + 3] - db[i + 3]) <= tol;
+        if (ok) same++;
+        const grey = (da.data[i] + da.data[i + 1] + da.data[i + 2]) / 3;
+        diff.data[i] = ok ? 200 + grey / 5 : 255;
+        diff.data[i + 1] = ok ? 200 + grey / 5 : 0;
+        diff.data[i + 2] = ok ? 200 + grey / 5 : 0;
+        diff.data[i + 3] = 255;
+      }
+      const c = new OffscreenCanvas(w, h);
+      c.getContext('2d').putImageData(diff, 0, 0);
+      const bytes = new Uint8Array(await (await c.convertToBlob({ type: 'image/png' })).arrayBuffer());
+      let s = '';
+      for (const byte of bytes) s += String.fromCharCode(byte);
+      return { share: same / (w * h), sizes: [ia.width, ia.height, ib.width, ib.height], diff: btoa(s) };
+    },
+    a.toString('base64'),
+    b.toString('base64'),
+    tolerance,
+  );
+  return { share: result.share, sizes: result.sizes, diff: Buffer.from(result.diff, 'base64') };
+}
