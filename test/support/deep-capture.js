@@ -274,3 +274,36 @@ export async function comparePngs(scratch, a, b, tolerance = 8) {
   );
   return { share: result.share, sizes: result.sizes, diff: Buffer.from(result.diff, 'base64') };
 }
+
+/** Per-channel tolerance of the fidelity measurement (of 255): anti-aliasing, not layout. */
+export const FIDELITY_TOLERANCE = 8;
+
+/**
+ * One area of the fixture site end to end: open its page, capture it, write the clone under
+ * `dir`, render the clone offline and compare it with the area's screenshot. Writes the crop, the
+ * clone's render and a diff image next to the clone for failure reports.
+ */
+export async function measureArea({ browser, scratch, server, area, dir, reduce = true }) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(server.pageUrl(area.page), { waitUntil: 'load' });
+    await page.evaluate(() => document.fonts.ready);
+    const rect = await rectOf(page, area.selector, area);
+    const { capture, screenshot } = await captureArea(browser, page, rect, { reduce });
+    const written = await writeClone({ capture, screenshot, dir, scratch, reduced: reduce });
+    const rendered = await renderOffline(browser, written.htmlPath, rect);
+    const { share, diff } = await comparePngs(scratch, screenshot, rendered.screenshot, FIDELITY_TOLERANCE);
+    fs.writeFileSync(path.join(dir, 'crop.png'), screenshot);
+    fs.writeFileSync(path.join(dir, 'clone.png'), rendered.screenshot);
+    fs.writeFileSync(path.join(dir, 'diff.png'), diff);
+    return { rect, capture, written, refused: rendered.refused, share };
+  } finally {
+    await page.close();
+  }
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}

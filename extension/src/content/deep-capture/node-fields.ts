@@ -1,51 +1,17 @@
+import { attributeNames, isAllowedAttribute } from '../../../../shared/src/deep-capture/attributes.js';
+
 /**
- * Per-element fields that never depend on styles: the attributes a clone needs, and text.
- *
- * Attributes are allow-listed per element: what changes rendering or meaning (alt, type,
- * placeholder, colspan, open…) and nothing else. No attribute carrying a form value is ever read:
- * `value` only for button-like inputs, whose value is their label; never `checked`/`selected`;
- * textarea content is never read either (see `isFormValueText`).
+ * Per-element fields that never depend on styles: the attributes a clone needs (the allow-list in
+ * shared/src/deep-capture/attributes.ts: no handler, URL or form value), and text. Hidden inputs
+ * carry nothing; textarea content is never read (see `isFormValueText`).
  */
-
-const GLOBAL = ['role', 'aria-label', 'dir', 'lang', 'title'];
-
-const PER_TAG: Record<string, readonly string[]> = {
-  img: ['alt'],
-  input: ['type', 'placeholder', 'disabled', 'readonly', 'multiple'],
-  button: ['type', 'disabled'],
-  select: ['disabled', 'multiple', 'size'],
-  textarea: ['placeholder', 'disabled', 'readonly'],
-  option: ['label', 'disabled'],
-  optgroup: ['label', 'disabled'],
-  td: ['colspan', 'rowspan'],
-  th: ['colspan', 'rowspan', 'scope'],
-  col: ['span'],
-  colgroup: ['span'],
-  ol: ['start', 'reversed', 'type'],
-  li: ['value'],
-  details: ['open'],
-  dialog: ['open'],
-  progress: ['value', 'max'],
-  meter: ['value', 'min', 'max', 'low', 'high', 'optimum'],
-  abbr: ['title'],
-};
-
-/** Inputs whose `value` is the visible label of a button, not something a user typed. */
-const BUTTON_INPUTS = new Set(['submit', 'button', 'reset']);
-
 export function allowedAttributes(el: Element): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of [...GLOBAL, ...(PER_TAG[el.localName] ?? [])]) {
+  const type = el.localName === 'input' ? (el.getAttribute('type') ?? 'text').toLowerCase() : null;
+  if (type === 'hidden') return out;
+  for (const name of attributeNames(el.localName)) {
     const value = el.getAttribute(name);
-    if (value !== null) out[name] = value.slice(0, 4096);
-  }
-  if (el.localName === 'input') {
-    const type = (el.getAttribute('type') ?? 'text').toLowerCase();
-    if (type === 'hidden') return {};
-    if (BUTTON_INPUTS.has(type)) {
-      const label = el.getAttribute('value');
-      if (label !== null) out.value = label.slice(0, 4096);
-    }
+    if (value !== null && isAllowedAttribute(el.localName, name, type)) out[name] = value.slice(0, 4096);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { AreaCapture, CaptureNode, StyleMap } from '../area-capture.js';
+import { isAllowedAttribute } from '../attributes.js';
 import { sanitizeSvg } from '../svg-sanitize.js';
 
 /**
@@ -119,10 +120,11 @@ function indentable(node: CaptureNode, nodes: readonly CaptureNode[], collapse: 
 function attributes(node: CaptureNode, tag: string, className: string, src: string | null): string {
   let out = ` class="${className}"`;
   if (src !== null) out += ` src="${escapeAttr(src)}"`;
+  const type = node.attrs.type ?? null;
   for (const [name, value] of Object.entries(node.attrs)) {
-    if (!/^[a-z][a-z0-9-]*$/.test(name) || name.startsWith('on')) continue;
-    if (name === 'value' && tag !== 'input' && tag !== 'li' && tag !== 'progress' && tag !== 'meter')
-      continue;
+    // Attributes belong to the element's own tag: a renamed element keeps only the global ones.
+    const owner = tag === node.tag ? tag : '';
+    if (!isAllowedAttribute(owner, name, type)) continue;
     out += value === '' ? ` ${name}` : ` ${name}="${escapeAttr(value)}"`;
   }
   if (tag === 'img' && !('alt' in node.attrs)) out += ' alt=""';

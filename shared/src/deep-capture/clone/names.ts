@@ -95,6 +95,8 @@ const UTILITY =
 /** A class name made into a safe CSS identifier, or null when it is not a good name. */
 export function classHint(classes: readonly string[]): string | null {
   for (const raw of classes) {
+    // Generated names (css-modules `Card_root__x7Fq2`, styled-components `sc-a1b2c3`) are noise.
+    if (/(?:^|[_-])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{5,}$/.test(raw)) continue;
     const slug = raw
       .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
       .toLowerCase()
@@ -103,9 +105,7 @@ export function classHint(classes: readonly string[]): string | null {
       .replace(/-+/g, '-')
       .replace(/^-|-$/g, '');
     if (slug.length < 3 || slug.length > 32 || !/^[a-z]/.test(slug) || UTILITY.test(slug)) continue;
-    // Generated names (css-modules `card_x7Fq2`, styled-components `sc-a1b2c3`) are noise.
-    const suffix = /-([a-z0-9]{5,})$/.exec(slug)?.[1];
-    if (/\d{3,}/.test(slug) || (suffix !== undefined && /\d/.test(suffix))) continue;
+    if (/\d{3,}/.test(slug)) continue;
     return slug;
   }
   return null;
