@@ -1,5 +1,11 @@
+/**
+ * background/collection/ is the designer toolbar's service-worker side: it opens the toolbar in a
+ * tab (open.ts), answers the toolbar's messages (messages.ts), keeps each tab's collection in
+ * extension storage (collection-store.ts) and saves it through the host (reference-builder.ts,
+ * host-link.ts). The pixels come from background/capture/, which capture_screenshot shares.
+ */
 import { chromeApi } from '../../platform/browser.js';
-import { captureCrop, StitchJobs } from './capture.js';
+import { captureCrop, StitchJobs } from '../capture/capture.js';
 import { CollectionStore, type KeyValueStorage } from './collection-store.js';
 import type { HostLink } from './host-link.js';
 import { createToolbarHandler, isToolbarMessage } from './messages.js';

@@ -7,10 +7,10 @@ import type {
   CssRect,
   ElementDraft,
   IdeasListing,
-} from '../../../shared/src/toolbar-messages.js';
+} from '../../../../shared/src/toolbar-messages.js';
+import { type Handle, intersect, rectFromPoints, resizeRect } from '../../geometry/crop-math.js';
 import { CaptureVeil } from './capture-veil.js';
 import { colorStrings, contrastRatio, isLargeText, parseHex, type Rgba, toHex, wcagRating } from './color.js';
-import { type Handle, intersect, rectFromPoints, resizeRect } from './crop-math.js';
 import {
   designerStyles,
   effectiveBackground,

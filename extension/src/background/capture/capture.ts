@@ -1,15 +1,22 @@
 import type { CssRect, ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
+import { cropToImage } from '../../geometry/crop-math.js';
 import { chromeApi } from '../../platform/browser.js';
-import { cropToImage } from '../../toolbar/crop-math.js';
 import { CaptureQuota, withQuotaRetry } from './capture-quota.js';
-import type { StoredCrop } from './collection-store.js';
 import { pngSize } from './png-header.js';
 
 /**
- * Pixel captures for the toolbar: captureVisibleTab (lossless PNG) through the shared quota gate,
+ * Pixel captures for the toolbar and capture_screenshot (background/capture/): captureVisibleTab (lossless PNG) through the shared quota gate,
  * cropped and stitched with OffscreenCanvas in the worker, so the full viewport image never
  * travels to the page and the crop is exactly the rectangle's device pixels.
  */
+
+/** A PNG image as the worker keeps it (crops in storage, stitched pages). */
+export interface StoredCrop {
+  /** PNG bytes, base64 (no prefix). */
+  png: string;
+  width: number;
+  height: number;
+}
 
 /** One gate per worker: every caller of captureVisibleTab in the extension should share it. */
 export const captureQuota = new CaptureQuota();

@@ -4,7 +4,7 @@ import {
   type ToolbarRequest,
   ToolbarResponse,
   type ToolbarResult,
-} from '../../../shared/src/toolbar-messages.js';
+} from '../../../../shared/src/toolbar-messages.js';
 
 /**
  * The toolbar's only channel: runtime messages to our own service worker. Page scripts cannot

@@ -2,8 +2,8 @@
 // Bundled by crxjs as a self-contained IIFE file, injected with executeScript({files}): a file
 // from the extension package runs in the isolated world and is not subject to the page's CSP.
 
+import toolbarFile from '../../content/toolbar/content.ts?iife';
 import { chromeApi } from '../../platform/browser.js';
-import toolbarFile from '../../toolbar/content.ts?iife';
 
 export type ToolbarState = 'open' | 'closed';
 
