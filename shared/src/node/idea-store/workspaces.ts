@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { XipeError } from '../../../shared/src/errors.js';
+import { XipeError } from '../../errors.js';
 
 /**
  * Which workspace a save or listing goes to. MCP servers (bridge) pass their own workspace, in the

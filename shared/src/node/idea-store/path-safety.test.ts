@@ -6,7 +6,7 @@ import {
   makeWorkspace,
   snapshotTree,
   type TempWorkspace,
-} from '../../../test/helpers/store-fixtures.js';
+} from '../../../../test/helpers/store-fixtures.js';
 import { assertIdeaFolderName, ideaPaths, isWithin, prepareIdeaDirs } from './path-safety.js';
 
 describe('isWithin (root + sep prefix rule)', () => {

@@ -6,7 +6,7 @@ import {
   type MergedReferenceData,
   type MergedSession,
   REFERENCE_DATA_VERSION,
-} from '../../../shared/src/reference-data.js';
+} from '../../reference-data.js';
 import { SESSION_FILE_PATTERN } from './numbering.js';
 import { SESSIONS_DIR } from './path-safety.js';
 

@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { XipeError } from '../../../shared/src/errors.js';
-import { pidAlive } from '../../../shared/src/node/pid.js';
+import { XipeError } from '../../errors.js';
+import { pidAlive } from '../pid.js';
 
 /**
  * Cross-process lock per idea: the file `<uiux-references>/.lock`, published with link() so it

@@ -6,7 +6,7 @@ import {
   makeWorkspace,
   referenceData,
   type TempWorkspace,
-} from '../../../test/helpers/store-fixtures.js';
+} from '../../../../test/helpers/store-fixtures.js';
 import { listIdeas } from './ideas.js';
 import { saveReference } from './store.js';
 import { resolveWorkspace, workspacesToList } from './workspaces.js';

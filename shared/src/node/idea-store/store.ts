@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../../shared/src/constants.js';
-import { DTCG_FILE, toDtcg } from '../../../shared/src/design-tokens.js';
-import { validationError, XipeError } from '../../../shared/src/errors.js';
-import { jsonByteLength, ReferenceData, type SaveResult } from '../../../shared/src/reference-data.js';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../constants.js';
+import { DTCG_FILE, toDtcg } from '../../design-tokens.js';
+import { validationError, XipeError } from '../../errors.js';
+import { jsonByteLength, ReferenceData, type SaveResult } from '../../reference-data.js';
 import { fsyncDir, isTempName, TEMP_PREFIX, toWriteError, writeFileAtomic } from './atomic-write.js';
 import { removeDeadLockLeftovers, withIdeaLock } from './lock.js';
 import { mergeSessions, SessionCache, SessionData, type SessionRecord } from './merge.js';

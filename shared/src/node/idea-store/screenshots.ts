@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { XipeError } from '../../../shared/src/errors.js';
-import { BASE64_PREFIX, type Element, type ReferenceData } from '../../../shared/src/reference-data.js';
+import { XipeError } from '../../errors.js';
+import { BASE64_PREFIX, type Element, type ReferenceData } from '../../reference-data.js';
 import { writeFileAtomic } from './atomic-write.js';
 import {
   ELEMENT_CROP_PATTERN,

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DTCG_FILE } from '../../../shared/src/design-tokens.js';
-import { SaveResult } from '../../../shared/src/reference-data.js';
 import {
   b64,
   IDEA,
@@ -14,7 +12,9 @@ import {
   sessionFiles,
   snapshotTree,
   type TempWorkspace,
-} from '../../../test/helpers/store-fixtures.js';
+} from '../../../../test/helpers/store-fixtures.js';
+import { DTCG_FILE } from '../../design-tokens.js';
+import { SaveResult } from '../../reference-data.js';
 import { saveReference } from './store.js';
 
 const MiB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { XipeError } from '../../../shared/src/errors.js';
-import { ideaFolderProblem } from '../../../shared/src/reference-data.js';
+import { XipeError } from '../../errors.js';
+import { ideaFolderProblem } from '../../reference-data.js';
 import { toWriteError } from './atomic-write.js';
 
 /**

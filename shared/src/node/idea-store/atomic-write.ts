@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { XipeError } from '../../../shared/src/errors.js';
+import { XipeError } from '../../errors.js';
 
 /**
  * Every file of the store is written atomically: a temp file in the same directory (created with

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { IdeaSummary, WorkspaceIdeas } from '../../../shared/src/commands/list-ideas.js';
+import type { IdeaSummary, WorkspaceIdeas } from '../../commands/list-ideas.js';
 import { SESSION_FILE_PATTERN } from './numbering.js';
 import { IDEAS_SUBPATH, MERGED_FILE, REFERENCES_DIR, SESSIONS_DIR } from './path-safety.js';
 
