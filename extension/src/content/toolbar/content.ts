@@ -1,5 +1,5 @@
+import { ToolbarApp } from './app.js';
 import { HOST_TAG } from './dom-inspect.js';
-import { ToolbarApp } from './toolbar-app.js';
 
 /**
  * Entry of the toolbar bundle, injected with chrome.scripting.executeScript({files}) into the
