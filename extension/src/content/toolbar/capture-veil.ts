@@ -1,4 +1,4 @@
-import { maskAround, type Rect } from './crop-math.js';
+import { maskAround, type Rect } from '../../geometry/crop-math.js';
 import { afterPaint } from './dom-inspect.js';
 
 /**

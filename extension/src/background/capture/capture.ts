@@ -1,15 +1,22 @@
 import type { CssRect, ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
-import { chromeApi } from '../../platform/browser.js';
-import { cropToImage } from '../../toolbar/crop-math.js';
+import { cropToImage } from '../../geometry/crop-math.js';
+import { browser } from '../../platform/browser.js';
 import { CaptureQuota, withQuotaRetry } from './capture-quota.js';
-import type { StoredCrop } from './collection-store.js';
 import { pngSize } from './png-header.js';
 
 /**
- * Pixel captures for the toolbar: captureVisibleTab (lossless PNG) through the shared quota gate,
+ * Pixel captures for the toolbar and capture_screenshot (background/capture/): captureVisibleTab (lossless PNG) through the shared quota gate,
  * cropped and stitched with OffscreenCanvas in the worker, so the full viewport image never
  * travels to the page and the crop is exactly the rectangle's device pixels.
  */
+
+/** A PNG image as the worker keeps it (crops in storage, stitched pages). */
+export interface StoredCrop {
+  /** PNG bytes, base64 (no prefix). */
+  png: string;
+  width: number;
+  height: number;
+}
 
 /** One gate per worker: every caller of captureVisibleTab in the extension should share it. */
 export const captureQuota = new CaptureQuota();
@@ -22,13 +29,14 @@ export const captureQuota = new CaptureQuota();
  */
 export async function captureDataUrl(tabId: number, windowId?: number): Promise<string> {
   const shoot = (window: number) =>
-    withQuotaRetry(captureQuota, () => chromeApi.tabs.captureVisibleTab(window, { format: 'png' }));
+    withQuotaRetry(captureQuota, () => browser.tabs.captureVisibleTab(window, { format: 'png' }));
   if (windowId === undefined) {
-    const tab = await chromeApi.tabs.get(tabId);
-    if (!tab.active) await chromeApi.tabs.update(tabId, { active: true });
+    const tab = await browser.tabs.get(tabId);
+    if (tab.windowId === undefined) throw new Error(`Tab ${tabId} is in no window that can be captured.`);
+    if (!tab.active) await browser.tabs.update(tabId, { active: true });
     return shoot(tab.windowId);
   }
-  const [dataUrl, tab] = await Promise.all([shoot(windowId), chromeApi.tabs.get(tabId)]);
+  const [dataUrl, tab] = await Promise.all([shoot(windowId), browser.tabs.get(tabId)]);
   if (!tab.active || tab.windowId !== windowId)
     throw new Error('The tab was switched during the capture; pick it again.');
   return dataUrl;

@@ -1,7 +1,7 @@
-import type { CollectedElement } from '../../../shared/src/toolbar-messages.js';
+import type { CollectedElement } from '../../../../shared/src/toolbar-messages.js';
+import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
 import { afterPaint, HOST_TAG, viewportInfo } from './dom-inspect.js';
 import { send } from './runtime.js';
-import { alignStep, planFullPage } from './stitch-plan.js';
 
 export interface FullPageOptions {
   hideUi(hidden: boolean): void;

@@ -1,4 +1,12 @@
 /**
+ * extension/src/geometry/ holds the pure rectangle and band arithmetic that both sides of a capture
+ * need: the content script (what to mask, select and scroll to) and the service worker (what to cut
+ * out of a capture, where to draw a band). No DOM, no extension API and no Node, so both bundles
+ * import it and neither imports the other's folder. It is not in shared/ because no Node process
+ * uses it.
+ */
+
+/**
  * Scroll-and-stitch plan for a full-page screenshot. Each step scrolls the page, captures the
  * visible tab and copies one horizontal band of it into the output. Pure: the DOM side performs
  * the scrolls and re-aligns each band with `alignStep` using the scroll position the page really

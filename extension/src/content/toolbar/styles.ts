@@ -58,7 +58,7 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .icon { all: unset; box-sizing: border-box; width: 24px; height: 24px; display: inline-grid; place-items: center; border-radius: 6px; cursor: pointer; color: var(--fg2); }
 .icon:hover { background: var(--bg2); color: var(--fg); }
 .icon:focus-visible, .mode:focus-visible, .btn:focus-visible, .swatch:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
-.modes { display: grid; grid-template-columns: repeat(4, 1fr); gap: 4px; padding: 8px; border-bottom: 1px solid var(--line); }
+.modes { display: grid; grid-auto-flow: column; grid-auto-columns: 1fr; gap: 4px; padding: 8px; border-bottom: 1px solid var(--line); }
 .mode { all: unset; box-sizing: border-box; display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 6px 2px; border-radius: 8px; cursor: pointer; color: var(--fg2); font-size: 11px; }
 .mode svg { width: 18px; height: 18px; }
 .mode:hover { background: var(--bg2); color: var(--fg); }

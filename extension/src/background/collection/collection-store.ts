@@ -8,6 +8,7 @@ import type {
   Typography,
 } from '../../../../shared/src/toolbar-messages.js';
 import { Collection as CollectionSchema } from '../../../../shared/src/toolbar-messages.js';
+import type { StoredCrop } from '../capture/capture.js';
 
 /**
  * What the designer collected in a tab, kept in extension storage (not in the page, not in worker
@@ -22,12 +23,7 @@ export interface KeyValueStorage {
   remove(keys: string[]): Promise<void>;
 }
 
-export interface StoredCrop {
-  /** PNG bytes, base64 (no prefix). */
-  png: string;
-  width: number;
-  height: number;
-}
+export type { StoredCrop };
 
 const COLLECTION_PREFIX = 'xipe-toolbar:collection:';
 const CROP_PREFIX = 'xipe-toolbar:crop:';

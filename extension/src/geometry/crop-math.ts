@@ -1,3 +1,11 @@
+/**
+ * extension/src/geometry/ holds the pure rectangle and band arithmetic that both sides of a capture
+ * need: the content script (what to mask, select and scroll to) and the service worker (what to cut
+ * out of a capture, where to draw a band). No DOM, no extension API and no Node, so both bundles
+ * import it and neither imports the other's folder. It is not in shared/ because no Node process
+ * uses it.
+ */
+
 /** Rectangle in CSS pixels, relative to the viewport (what getBoundingClientRect returns). */
 export interface Rect {
   x: number;
