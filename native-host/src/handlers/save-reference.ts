@@ -4,7 +4,11 @@ import {
 } from '../../../shared/src/commands/save-reference.js';
 import { validationError } from '../../../shared/src/errors.js';
 import { maxPayloadBytes } from '../../../shared/src/node/config.js';
-import { checkPayloadSize, resolveWorkspace, saveReference } from '../idea-store/index.js';
+import {
+  checkPayloadSize,
+  resolveWorkspace,
+  saveReference,
+} from '../../../shared/src/node/idea-store/index.js';
 import type { HostHandler } from './types.js';
 
 /**
@@ -15,7 +19,7 @@ export const saveReferenceHandler: HostHandler = async (params, ctx): Promise<Sa
   const maxBytes = maxPayloadBytes(ctx.config, ctx.env);
   checkPayloadSize(ctx.payloadBytes, maxBytes);
   const parsed = SaveReferenceParams.safeParse(params);
-  if (!parsed.success) throw validationError(parsed.error, 'reference data');
+  if (!parsed.success) throw validationError(parsed.error, 'reference data', params);
   const workspace = resolveWorkspace({
     requested: parsed.data.workspace,
     callerWorkspace: ctx.workspace,

@@ -1,7 +1,7 @@
 /// <reference types="@crxjs/vite-plugin/client" />
 import { AreaCapture, type CaptureRect } from '../../../../shared/src/deep-capture/area-capture.js';
 import deepCaptureFile from '../../content/deep-capture/index.ts?iife';
-import { chromeApi } from '../../platform/browser.js';
+import { browser, executeFunction } from '../../platform/browser.js';
 
 /**
  * Runs the deep-capture engine in a tab: its bundle is injected on demand into the isolated world
@@ -25,8 +25,8 @@ export async function captureAreaInTab(
   rect: CaptureRect,
   reduce = true,
 ): Promise<AreaCapture> {
-  await chromeApi.scripting.executeScript({ target: { tabId }, files: [DEEP_CAPTURE_FILE] });
-  const [injection] = await chromeApi.scripting.executeScript({
+  await browser.scripting.executeScript({ target: { tabId }, files: [DEEP_CAPTURE_FILE] });
+  const [injection] = await executeFunction({
     target: { tabId },
     func: runEngine,
     args: [rect, reduce],

@@ -3,10 +3,12 @@ import type {
   CaptureScreenshotResult,
   TabInfo,
 } from '../../../../shared/src/index.js';
-import { XipeError } from '../../../../shared/src/index.js';
-import { chromeApi } from '../../platform/browser.js';
-import { cropToImage } from '../../toolbar/crop-math.js';
-import { alignStep, planFullPage } from '../../toolbar/stitch-plan.js';
+import { invalidInput, makeIssue, XipeError } from '../../../../shared/src/index.js';
+import { cropToImage } from '../../geometry/crop-math.js';
+import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
+import { browser, executeFunction } from '../../platform/browser.js';
+import { captureQuota, captureTab, pngBase64, StitchJobs } from '../capture/capture.js';
+import { withQuotaRetry } from '../capture/capture-quota.js';
 import { mapApiError } from '../injection/run-injection.js';
 import {
   type ElementProbe,
@@ -15,8 +17,6 @@ import {
   restorePage,
 } from '../screenshot/page-functions.js';
 import { scriptableTab } from '../scriptable-tab.js';
-import { captureQuota, captureTab, pngBase64, StitchJobs } from '../toolbar/capture.js';
-import { withQuotaRetry } from '../toolbar/capture-quota.js';
 import type { HandlerContext } from './types.js';
 
 /**
@@ -35,7 +35,7 @@ async function inPage(
   tabId: number,
   options: PrepareOptions,
 ): Promise<ElementProbe | { found: null; metrics: PageMetrics }> {
-  const [injection] = await chromeApi.scripting.executeScript({
+  const [injection] = await executeFunction({
     target: { tabId },
     func: preparePage,
     args: [options],
@@ -54,12 +54,12 @@ async function measure(tabId: number, options: Omit<PrepareOptions, 'selector'>)
 }
 
 async function restore(tabId: number): Promise<void> {
-  await chromeApi.scripting.executeScript({ target: { tabId }, func: restorePage }).catch(() => undefined);
+  await executeFunction({ target: { tabId }, func: restorePage, args: [] }).catch(() => undefined);
 }
 
 async function bringToFront(tab: TabInfo): Promise<void> {
-  if (!tab.active) await chromeApi.tabs.update(tab.id, { active: true });
-  await chromeApi.windows.update(tab.window_id, { focused: true }).catch(() => undefined);
+  if (!tab.active) await browser.tabs.update(tab.id, { active: true });
+  await browser.windows.update(tab.window_id, { focused: true }).catch(() => undefined);
 }
 
 function canvas2d(width: number, height: number): [OffscreenCanvas, OffscreenCanvasRenderingContext2D] {
@@ -73,7 +73,7 @@ function canvas2d(width: number, height: number): [OffscreenCanvas, OffscreenCan
 async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
   const metrics = await measure(tab.id, { scrollTo: null, hideFloating: false });
   const dataUrl = await withQuotaRetry(captureQuota, () =>
-    chromeApi.tabs.captureVisibleTab(tab.window_id, { format: 'png' }),
+    browser.tabs.captureVisibleTab(tab.window_id, { format: 'png' }),
   );
   const png = dataUrl.slice(dataUrl.indexOf(',') + 1);
   const bytes = Uint8Array.from(atob(png.slice(0, 44)), (c) => c.charCodeAt(0));
@@ -86,10 +86,20 @@ async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
 async function elementShot(tab: TabInfo, selector: string): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
   const probe = await inPage(tab.id, { scrollTo: null, selector, hideFloating: false });
   if (probe.found === false) {
-    throw new XipeError(
-      'VALIDATION_ERROR',
-      `Invalid input: selector: no element matches ${JSON.stringify(selector)} in tab ${tab.id} (${tab.url}). Check the selector (inject_script can list candidates), or use mode 'viewport'.`,
-      { issues: [{ field: 'selector', message: 'matches no element' }], selector, tab_id: tab.id },
+    throw invalidInput(
+      [
+        makeIssue(
+          'selector',
+          `a selector matching an element in tab ${tab.id} (${tab.url})`,
+          selector,
+          'matches none',
+        ),
+      ],
+      'input',
+      {
+        hint: "Check the selector (inject_script can list candidates), or use mode 'viewport'.",
+        details: { selector, tab_id: tab.id },
+      },
     );
   }
   if (probe.found !== true) throw new Error('element probe failed');
@@ -98,10 +108,17 @@ async function elementShot(tab: TabInfo, selector: string): Promise<Omit<Capture
   try {
     const px = cropToImage(probe.rect, viewport, bitmap);
     if (px === null) {
-      throw new XipeError(
-        'VALIDATION_ERROR',
-        `Invalid input: selector: ${JSON.stringify(selector)} has no visible box (zero size, hidden or off-screen). Pick a visible element.`,
-        { issues: [{ field: 'selector', message: 'element is not visible' }], selector, rect: probe.rect },
+      throw invalidInput(
+        [
+          makeIssue(
+            'selector',
+            'a visible element',
+            selector,
+            'has no visible box (zero size, hidden or off-screen)',
+          ),
+        ],
+        'input',
+        { hint: 'Pick a visible element.', details: { selector, rect: probe.rect } },
       );
     }
     const [canvas, ctx] = canvas2d(px.sw, px.sh);

@@ -1,3 +1,5 @@
+import { openOrClosedShadowRoot } from '../../platform/browser.js';
+
 /**
  * Which elements an area shows, and where its clone is rooted.
  *
@@ -228,23 +230,21 @@ function canHostShadow(el: Element): boolean {
   return el.localName.includes('-') || SHADOW_HOSTS.has(el.localName);
 }
 
-type ChromeDom = { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } };
-
 /**
- * The environment of a content script: `chrome.dom.openOrClosedShadowRoot` sees closed roots too
- * (in a page's own world only open ones are visible, and a closed one cannot be told apart).
+ * The environment of a content script: `chrome.dom.openOrClosedShadowRoot` (through the platform
+ * seam) sees closed roots too; in a page's own world only open ones are visible, and a closed one
+ * cannot be told apart.
  */
 export function browserTreeEnv(ignoreTags: readonly string[]): TreeEnv {
-  const api = (globalThis as { chrome?: ChromeDom }).chrome?.dom?.openOrClosedShadowRoot;
   const ignored = new Set(ignoreTags);
   return {
     shadowOf(el) {
       const open = el.shadowRoot;
       if (open !== null) return { root: open, closed: false };
-      if (api === undefined || !(el instanceof HTMLElement) || !canHostShadow(el)) return null;
+      if (!(el instanceof HTMLElement) || !canHostShadow(el)) return null;
       let any: ShadowRoot | null = null;
       try {
-        any = api(el);
+        any = openOrClosedShadowRoot(el);
       } catch {
         return null;
       }
