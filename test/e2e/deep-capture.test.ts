@@ -229,7 +229,7 @@ async function renderHovered(
 
 describe('the engine bundle', () => {
   it('is its own file: the toolbar bundle does not carry it', () => {
-    const toolbar = fs.readFileSync(path.join(EXTENSION_DIST, 'extension/src/toolbar/content.js'), 'utf8');
+    const toolbar = fs.readFileSync(path.join(EXTENSION_DIST, 'extension/src/content/toolbar/content.js'), 'utf8');
     const engine = fs.readFileSync(
       path.join(EXTENSION_DIST, 'extension/src/content/deep-capture/index.js'),
       'utf8',
