@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReferencedElements } from '../../shared/src/deep-capture/referenced-elements.js';
 import { EXTENSION_DIST, launchChromium } from '../support/chromium.js';
 import {
   captureArea,
@@ -68,6 +69,14 @@ describe('the clone of an area, rendered offline, matches the page', () => {
     const css = fs.readFileSync(result.written.cssPath, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     expect(html).not.toMatch(/<script|\son[a-z]+\s*=|javascript:/i);
     expect(css).not.toMatch(/https?:|url\(\s*["']?\/\//i);
+    const referenced = ReferencedElements.parse(
+      JSON.parse(fs.readFileSync(result.written.referencedPath, 'utf8')),
+    );
+    const refsDir = path.dirname(result.written.referencedPath);
+    const area1 = referenced.areas[0];
+    expect(area1?.elements.length).toBeGreaterThan(0);
+    for (const r of referenced.static_resources)
+      expect(fs.existsSync(path.join(refsDir, r.local_path))).toBe(true);
   });
 
   it('reaches a median of 0.97 over all areas', () => {
@@ -92,6 +101,7 @@ describe('what a capture never holds', () => {
       const written = await writeClone({ capture, screenshot, dir, scratch });
       const everything = [
         JSON.stringify(capture),
+        fs.readFileSync(written.referencedPath, 'utf8'),
         fs.readFileSync(written.htmlPath, 'utf8'),
         fs.readFileSync(written.cssPath, 'utf8'),
       ].join('\n');
@@ -229,7 +239,10 @@ async function renderHovered(
 
 describe('the engine bundle', () => {
   it('is its own file: the toolbar bundle does not carry it', () => {
-    const toolbar = fs.readFileSync(path.join(EXTENSION_DIST, 'extension/src/content/toolbar/content.js'), 'utf8');
+    const toolbar = fs.readFileSync(
+      path.join(EXTENSION_DIST, 'extension/src/content/toolbar/content.js'),
+      'utf8',
+    );
     const engine = fs.readFileSync(
       path.join(EXTENSION_DIST, 'extension/src/content/deep-capture/index.js'),
       'utf8',

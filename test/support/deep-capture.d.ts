@@ -26,6 +26,14 @@ export interface WrittenResource {
   bytes: number;
 }
 
+export interface WrittenClone {
+  htmlPath: string;
+  cssPath: string;
+  referencedPath: string;
+  clone: CloneFiles;
+  resources: WrittenResource[];
+}
+
 export declare function writeClone(options: {
   capture: AreaCapture;
   screenshot: Buffer;
@@ -33,7 +41,7 @@ export declare function writeClone(options: {
   areaId?: string;
   scratch: Page;
   reduced?: boolean;
-}): Promise<{ htmlPath: string; cssPath: string; clone: CloneFiles; resources: WrittenResource[] }>;
+}): Promise<WrittenClone>;
 
 export declare function renderOffline(
   browser: Browser,
@@ -58,7 +66,7 @@ export declare function measureArea(options: {
 }): Promise<{
   rect: CaptureRect;
   capture: AreaCapture;
-  written: { htmlPath: string; cssPath: string; clone: CloneFiles; resources: WrittenResource[] };
+  written: WrittenClone;
   refused: string[];
   share: number;
 }>;

@@ -14,6 +14,7 @@ const distShared = (p) => pathToFileURL(path.join(REPO_ROOT, 'dist/node/shared/s
 const { AreaCapture } = await import(distShared('area-capture.js'));
 const { buildClone } = await import(distShared('clone/index.js'));
 const { sniffResource, contentHashName } = await import(distShared('resource-names.js'));
+const { toReferencedArea, mergeReferencedElements } = await import(distShared('referenced-elements.js'));
 
 /** Where the built engine bundle sits in the extension (crxjs mirrors the source path). */
 export const ENGINE_FILE = 'extension/src/content/deep-capture/index.js';
@@ -139,12 +140,23 @@ async function cropPng(scratch, png, rect) {
 }
 
 /**
- * Writes what the host will write (phase 2) for one area: resources under `dir` with
- * content-hash names (type judged by the bytes), pixel images, and the clone.
- * Returns the files and the resource list.
+ * Writes what the host will write (phase 2) for one area, in DESIGN §7's layout under `dir` (an
+ * idea's `uiux-references/`): resources with content-hash names (type judged by the bytes) and
+ * pixel images under `page-element-references/resources/` next to the clone, the area's
+ * screenshot, and `referenced-elements.json`.
  */
 export async function writeClone({ capture, screenshot, dir, areaId = 'area-1', scratch, reduced = true }) {
-  fs.mkdirSync(dir, { recursive: true });
+  const refsDir = path.join(dir, 'page-element-references');
+  const resDir = path.join(refsDir, 'resources');
+  fs.mkdirSync(resDir, { recursive: true });
+  fs.mkdirSync(path.join(dir, 'screenshots'), { recursive: true });
+  const store = async (bytes) => {
+    const sniffed = sniffResource(bytes);
+    if (sniffed === null) return null;
+    const name = await contentHashName(bytes, sniffed);
+    fs.writeFileSync(path.join(resDir, name), bytes);
+    return { name, type: sniffed.kind };
+  };
   const byUrl = new Map();
   const resources = [];
   for (const ref of capture.resources) {
@@ -159,12 +171,11 @@ export async function writeClone({ capture, screenshot, dir, areaId = 'area-1', 
     } catch {
       continue;
     }
-    const sniffed = sniffResource(bytes);
-    if (sniffed === null) continue;
-    const name = await contentHashName(bytes, sniffed);
-    fs.writeFileSync(path.join(dir, name), bytes);
-    byUrl.set(ref.url, name);
-    resources.push({ type: ref.type, src: ref.url, local_path: `resources/${name}`, bytes: bytes.length });
+    const stored = await store(bytes);
+    if (stored === null) continue;
+    const local = { type: stored.type, src: ref.url, local_path: `resources/${stored.name}` };
+    byUrl.set(ref.url, local);
+    resources.push({ ...local, bytes: bytes.length });
   }
   const pixels = new Map();
   for (const [index, node] of capture.nodes.entries()) {
@@ -173,22 +184,47 @@ export async function writeClone({ capture, screenshot, dir, areaId = 'area-1', 
       node.pixels.data_url !== null
         ? decodeDataUrl(node.pixels.data_url)
         : await cropPng(scratch, screenshot, node.rect);
-    const sniffed = sniffResource(bytes);
-    if (sniffed === null) continue;
-    const name = await contentHashName(bytes, sniffed);
-    fs.writeFileSync(path.join(dir, name), bytes);
-    pixels.set(index, name);
+    const stored = await store(bytes);
+    if (stored !== null) pixels.set(index, stored.name);
   }
   const clone = buildClone(capture, {
     areaId,
-    resourcePath: (url) => byUrl.get(url) ?? null,
+    resourcePath: (url) => byUrl.get(url)?.local_path.slice('resources/'.length) ?? null,
     pixelPath: (i) => pixels.get(i) ?? null,
     reduced,
   });
-  const htmlPath = path.join(dir, clone.htmlFile);
+  const htmlPath = path.join(resDir, clone.htmlFile);
+  const cssPath = path.join(resDir, clone.cssFile);
   fs.writeFileSync(htmlPath, clone.html);
-  fs.writeFileSync(path.join(dir, clone.cssFile), clone.css);
-  return { htmlPath, cssPath: path.join(dir, clone.cssFile), clone, resources };
+  fs.writeFileSync(cssPath, clone.css);
+  const screenshotFile = `screenshots/${areaId}.png`;
+  fs.writeFileSync(path.join(dir, screenshotFile), screenshot);
+  const area = toReferencedArea(capture, {
+    areaId,
+    instruction: '',
+    screenshot: screenshotFile,
+    names: clone.names,
+    resources: byUrl,
+    pixelResource: (i) =>
+      pixels.has(i)
+        ? { type: 'image', src: `pixels of ${clone.names[i]}`, local_path: `resources/${pixels.get(i)}` }
+        : null,
+    clone: { structure_html: `resources/${clone.htmlFile}`, styles_css: `resources/${clone.cssFile}` },
+  });
+  const file = mergeReferencedElements(null, {
+    source_url: capture.url,
+    timestamp: new Date().toISOString(),
+    area,
+    static_resources: resources.map(({ type, src, local_path }) => ({
+      type,
+      src,
+      local_path,
+      usage: areaId,
+    })),
+  });
+  const referencedPath = path.join(refsDir, 'referenced-elements.json');
+  fs.writeFileSync(referencedPath, `${JSON.stringify(file, null, 2)}\n`);
+  return { htmlPath, cssPath, referencedPath, clone, resources };
 }
 
 /** Opens the clone from disk with every non-file request refused; returns its screenshot. */
