@@ -91,6 +91,7 @@ describe('isCentered', () => {
     expect(isCentered('100px 20px 0px', box)).toBe(true);
     expect(isCentered('100px 20px 5px', box)).toBe(false);
     expect(isCentered('left top', box)).toBe(false);
+    expect(isCentered('50% 50%', { width: 0, height: 0 })).toBe(true);
   });
 });
 

@@ -83,10 +83,12 @@ function equivalentToDefault(name: string, value: string): boolean {
   return false;
 }
 
-/** `"40px 12.5px"` (or with a third `0px`) is the centre of a `width × height` box. */
+/** `"40px 12.5px"` (or with a third `0px`) is the centre of a `width × height` box; so is `50% 50%`. */
 export function isCentered(value: string, box: { width: number; height: number }): boolean {
+  // Boxless elements (inline, pseudo-elements without a box) report the specified percentages.
+  if (/^50% 50%( 0px)?$/.test(value)) return true;
   const parts = value.split(' ');
-  if (parts.length < 2 || parts.length > 3) return value === '50% 50%';
+  if (parts.length < 2 || parts.length > 3) return false;
   const [x, y, z] = parts.map((p) => (p.endsWith('px') ? Number.parseFloat(p) : Number.NaN));
   if (x === undefined || y === undefined) return false;
   const near = (a: number, b: number) => Math.abs(a - b) < 0.01;
