@@ -12,6 +12,7 @@ import { XipeError } from '../../shared/src/errors.js';
 import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { decodePayload, encodeFrame, FrameError, FrameReader } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
+import { RequestTable } from '../../shared/src/request-table.js';
 
 /**
  * The link to a host went away before it answered (refused, reset, closed). When the request
@@ -47,10 +48,7 @@ export interface HostConnectionOptions {
 }
 
 interface Pending {
-  command: string;
-  resolve: (result: unknown) => void;
-  reject: (err: XipeError) => void;
-  cleanup: () => void;
+  readonly command: string;
   /** The frame was handed to the OS: the host may have it. */
   written: boolean;
 }
@@ -62,7 +60,7 @@ interface Pending {
  */
 export class HostConnection {
   info: HostInfo;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending: RequestTable<number, Pending>;
   private nextId = 1;
   private closedReason: string | null = null;
 
@@ -73,6 +71,8 @@ export class HostConnection {
     private readonly options: HostConnectionOptions,
   ) {
     this.info = info;
+    const pid = options.descriptor.pid;
+    this.pending = new RequestTable({ peer: `Host pid ${pid}`, details: () => ({ pid }) });
   }
 
   get pid(): number {
@@ -222,48 +222,16 @@ export class HostConnection {
         ),
       );
     }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        cleanup();
-        reject(
-          new XipeError(
-            'TIMEOUT',
-            `No answer from host pid ${this.pid} to ${command} within ${waitMs} ms. The browser may be busy or the tab hung: retry, pass a larger timeout_ms, or check bridge_status.`,
-            { command, timeout_ms: waitMs, pid: this.pid },
-          ),
-        );
-      }, waitMs);
-      const onAbort = (): void => {
-        this.pending.delete(id);
-        cleanup();
-        reject(
-          new XipeError('TIMEOUT', `${command} was cancelled by the client before the browser answered.`, {
-            command,
-            cancelled: true,
-          }),
-        );
-      };
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      if (signal?.aborted === true) {
-        onAbort();
-        return;
-      }
-      if (this.socket.destroyed || !this.socket.writable) {
-        cleanup();
-        reject(
-          new LinkLost(`The connection to host pid ${this.pid} was already closed; ${command} was not sent`, {
-            pid: this.pid,
-          }),
-        );
-        return;
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const entry: Pending = { command, resolve, reject, cleanup, written: false };
-      this.pending.set(id, entry);
+    // (An aborted call is answered as cancelled by the table, whatever the socket's state.)
+    if (signal?.aborted !== true && (this.socket.destroyed || !this.socket.writable)) {
+      return Promise.reject(
+        new LinkLost(`The connection to host pid ${this.pid} was already closed; ${command} was not sent`, {
+          pid: this.pid,
+        }),
+      );
+    }
+    const entry: Pending = { command, written: false };
+    return this.pending.request(id, entry, { waitMs, signal }, () => {
       // The callback runs once the OS has taken the whole frame (before any later close or reply
       // is read), or with EPIPE/ECONNRESET when the host was already gone: then it never got it.
       this.socket.write(frame, (err) => {
@@ -319,15 +287,9 @@ export class HostConnection {
     const response = Response.safeParse(value);
     if (response.success) {
       const { id } = response.data;
-      const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
-      if (entry === undefined) {
+      if (typeof id !== 'number' || !this.pending.settle(id, response.data)) {
         this.options.logger.debug('late or unknown response ignored', { pid: this.pid, id });
-        return;
       }
-      this.pending.delete(id as number);
-      entry.cleanup();
-      if (response.data.ok) entry.resolve(response.data.result);
-      else entry.reject(XipeError.from(response.data.error));
       return;
     }
     const event = Event.safeParse(value);
@@ -346,11 +308,9 @@ export class HostConnection {
     if (type === 'ping') return;
     // A response we cannot parse may still carry our id: fail that request instead of letting it hang.
     const id = (value as { id?: unknown } | null)?.id;
-    const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
-    if (entry !== undefined) {
-      this.pending.delete(id as number);
-      entry.cleanup();
-      entry.reject(
+    if (typeof id === 'number' && this.pending.get(id) !== undefined) {
+      this.pending.fail(
+        id,
         new XipeError(
           'PROTOCOL_ERROR',
           `Host pid ${this.pid} sent a malformed response. Use the same x-ipe-uiux version for the MCP server and the host.`,
@@ -366,7 +326,7 @@ export class HostConnection {
 
   private protocolFailure(reason: string): void {
     this.options.logger.warn('host link broken', { pid: this.pid, reason });
-    this.failAll(
+    this.pending.failAll(
       new XipeError(
         'PROTOCOL_ERROR',
         `Host pid ${this.pid} broke the bridge protocol (${reason}). Use the same x-ipe-uiux version for the MCP server and the host.`,
@@ -379,7 +339,7 @@ export class HostConnection {
   private shutdown(reason: string): void {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
-    this.failAll((entry) =>
+    this.pending.failAll((entry) =>
       entry.written
         ? new LinkLost(
             `${reason}. The ${entry.command} request had been sent, so it may have run; it was not repeated. Check its effect (list_tabs, bridge_status) before calling again.`,
@@ -389,13 +349,5 @@ export class HostConnection {
         : new LinkLost(reason, { pid: this.pid }),
     );
     this.options.onClose();
-  }
-
-  private failAll(err: XipeError | ((entry: Pending) => XipeError)): void {
-    for (const entry of this.pending.values()) {
-      entry.cleanup();
-      entry.reject(typeof err === 'function' ? err(entry) : err);
-    }
-    this.pending.clear();
   }
 }

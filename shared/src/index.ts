@@ -6,3 +6,5 @@ export * from './constants.js';
 export * from './envelopes.js';
 export * from './errors.js';
 export * from './reference-data.js';
+export * from './request-table.js';
+export * from './with-timeout.js';
