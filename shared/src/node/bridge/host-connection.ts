@@ -1,18 +1,11 @@
 import net from 'node:net';
-import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import {
-  type ClientHello,
-  Event,
-  HostHello,
-  type HostInfo,
-  LinkError,
-  Response,
-} from '../../shared/src/envelopes.js';
-import { XipeError } from '../../shared/src/errors.js';
-import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
-import { decodePayload, encodeFrame, FrameError, FrameReader } from '../../shared/src/node/framing.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { RequestTable } from '../../shared/src/request-table.js';
+import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../constants.js';
+import { type ClientHello, Event, HostHello, type HostInfo, LinkError, Response } from '../../envelopes.js';
+import { XipeError } from '../../errors.js';
+import { RequestTable } from '../../request-table.js';
+import type { EndpointDescriptor } from '../endpoint-descriptor.js';
+import { decodePayload, encodeFrame, FrameError, FrameReader } from '../framing.js';
+import type { Logger } from '../logger.js';
 
 /**
  * The link to a host went away before it answered (refused, reset, closed). When the request
@@ -28,11 +21,11 @@ export class LinkLost extends XipeError {
     super('BACKEND_UNREACHABLE', message, details);
     this.maybeDelivered = maybeDelivered;
   }
+}
 
-  /** Safe to send again: the host cannot have seen it. */
-  get retryable(): boolean {
-    return !this.maybeDelivered;
-  }
+/** Safe to send again: the error says the request cannot have reached a host. */
+export function neverDelivered(err: unknown): boolean {
+  return err instanceof LinkLost && !err.maybeDelivered;
 }
 
 export interface HostConnectionOptions {
@@ -43,8 +36,8 @@ export interface HostConnectionOptions {
   client: ClientHello['client'];
   helloTimeoutMs: number;
   logger: Logger;
-  onEvent: (event: Event, connection: HostConnection) => void;
-  onClose: () => void;
+  onEvent?: (event: Event, connection: HostConnection) => void;
+  onClose?: () => void;
 }
 
 interface Pending {
@@ -54,9 +47,10 @@ interface Pending {
 }
 
 /**
- * One authenticated, long-lived connection to one host: connect, hello, then requests matched to
- * responses by id, each with its own timeout. Events are passed on. Pure transport: it does not
- * know commands; the bridge client parses results.
+ * One authenticated connection to one host: connect, hello with the token, then requests matched
+ * to responses by id, each with its own timeout. Events are passed on. Pure transport: it does not
+ * know commands; callers parse results. The MCP server keeps one per host for its lifetime; the
+ * CLI (`doctor`, `start`) opens one for a single question (`probeHost`).
  */
 export class HostConnection {
   info: HostInfo;
@@ -166,7 +160,7 @@ export class HostConnection {
           fail(
             new XipeError(
               'PROTOCOL_ERROR',
-              `Unexpected first message from ${where}: not a host hello. Use the same x-ipe-uiux version for the MCP server and the host.`,
+              `Unexpected first message from ${where}: not a host hello. Use the same x-ipe-uiux version for every process (reinstall with \`x-ipe-uiux install\`).`,
             ),
           );
           return;
@@ -175,7 +169,7 @@ export class HostConnection {
           fail(
             new XipeError(
               'PROTOCOL_ERROR',
-              `${where} speaks protocol ${hello.data.protocol}, this MCP server ${PROTOCOL_VERSION}: use the same x-ipe-uiux version for both (reinstall with \`x-ipe-uiux install\`).`,
+              `${where} speaks protocol ${hello.data.protocol}, this ${options.client.name} ${PROTOCOL_VERSION}: use the same x-ipe-uiux version for both (reinstall with \`x-ipe-uiux install\`).`,
               { pid: descriptor.pid, host_protocol: hello.data.protocol, protocol: PROTOCOL_VERSION },
             ),
           );
@@ -241,7 +235,7 @@ export class HostConnection {
   }
 
   close(): void {
-    this.shutdown('the MCP server closed the connection');
+    this.shutdown(`${this.options.client.name} closed the connection`);
     this.socket.destroy();
   }
 
@@ -294,7 +288,7 @@ export class HostConnection {
     }
     const event = Event.safeParse(value);
     if (event.success) {
-      this.options.onEvent(event.data, this);
+      this.options.onEvent?.(event.data, this);
       return;
     }
     const linkError = LinkError.safeParse(value);
@@ -313,7 +307,7 @@ export class HostConnection {
         id,
         new XipeError(
           'PROTOCOL_ERROR',
-          `Host pid ${this.pid} sent a malformed response. Use the same x-ipe-uiux version for the MCP server and the host.`,
+          `Host pid ${this.pid} sent a malformed response. Use the same x-ipe-uiux version for every process (reinstall with \`x-ipe-uiux install\`).`,
         ),
       );
       return;
@@ -329,7 +323,7 @@ export class HostConnection {
     this.pending.failAll(
       new XipeError(
         'PROTOCOL_ERROR',
-        `Host pid ${this.pid} broke the bridge protocol (${reason}). Use the same x-ipe-uiux version for the MCP server and the host.`,
+        `Host pid ${this.pid} broke the bridge protocol (${reason}). Use the same x-ipe-uiux version for every process (reinstall with \`x-ipe-uiux install\`).`,
       ),
     );
     this.shutdown(`host pid ${this.pid}: ${reason}`);
@@ -348,6 +342,6 @@ export class HostConnection {
           )
         : new LinkLost(reason, { pid: this.pid }),
     );
-    this.options.onClose();
+    this.options.onClose?.();
   }
 }
