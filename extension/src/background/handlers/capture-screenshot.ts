@@ -4,9 +4,11 @@ import type {
   TabInfo,
 } from '../../../../shared/src/index.js';
 import { XipeError } from '../../../../shared/src/index.js';
+import { cropToImage } from '../../geometry/crop-math.js';
+import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
 import { chromeApi } from '../../platform/browser.js';
-import { cropToImage } from '../../toolbar/crop-math.js';
-import { alignStep, planFullPage } from '../../toolbar/stitch-plan.js';
+import { captureQuota, captureTab, pngBase64, StitchJobs } from '../capture/capture.js';
+import { withQuotaRetry } from '../capture/capture-quota.js';
 import { mapApiError } from '../injection/run-injection.js';
 import {
   type ElementProbe,
@@ -15,8 +17,6 @@ import {
   restorePage,
 } from '../screenshot/page-functions.js';
 import { scriptableTab } from '../scriptable-tab.js';
-import { captureQuota, captureTab, pngBase64, StitchJobs } from '../toolbar/capture.js';
-import { withQuotaRetry } from '../toolbar/capture-quota.js';
 import type { HandlerContext } from './types.js';
 
 /**
