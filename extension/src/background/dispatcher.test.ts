@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { COMMANDS, XipeError } from '../../../shared/src/index.js';
 
-vi.mock('../platform/browser.js', () => ({ browser: {}, chromeApi: {}, userScriptsApi: () => null }));
+vi.mock('../platform/browser.js', () => ({ browser: {}, userScriptsApi: () => null }));
 // The toolbar bundle (an IIFE file import) needs a DOM; the opener is not exercised here.
 vi.mock('./collection/open.js', () => ({ openToolbar: async () => 'open' }));
 

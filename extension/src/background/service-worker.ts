@@ -1,6 +1,6 @@
 import type { ExtensionHello } from '../../../shared/src/index.js';
 import { NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../../shared/src/index.js';
-import { browser, chromeApi, userScriptsApi } from '../platform/browser.js';
+import { browser, userScriptsApi } from '../platform/browser.js';
 import { handleActionClick } from './action.js';
 import { browserInfo } from './browser-info.js';
 import { registerToolbar } from './collection/index.js';
@@ -24,8 +24,8 @@ async function buildHello(): Promise<ExtensionHello> {
     role: 'extension',
     protocol: PROTOCOL_VERSION,
     extension: {
-      id: chromeApi.runtime.id,
-      version: chromeApi.runtime.getManifest().version,
+      id: browser.runtime.id,
+      version: browser.runtime.getManifest().version,
       user_scripts_allowed: userScriptsApi() !== null,
       browser: await browserInfo(),
     },

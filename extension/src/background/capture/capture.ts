@@ -1,6 +1,6 @@
 import type { CssRect, ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
 import { cropToImage } from '../../geometry/crop-math.js';
-import { chromeApi } from '../../platform/browser.js';
+import { browser } from '../../platform/browser.js';
 import { CaptureQuota, withQuotaRetry } from './capture-quota.js';
 import { pngSize } from './png-header.js';
 
@@ -29,13 +29,14 @@ export const captureQuota = new CaptureQuota();
  */
 export async function captureDataUrl(tabId: number, windowId?: number): Promise<string> {
   const shoot = (window: number) =>
-    withQuotaRetry(captureQuota, () => chromeApi.tabs.captureVisibleTab(window, { format: 'png' }));
+    withQuotaRetry(captureQuota, () => browser.tabs.captureVisibleTab(window, { format: 'png' }));
   if (windowId === undefined) {
-    const tab = await chromeApi.tabs.get(tabId);
-    if (!tab.active) await chromeApi.tabs.update(tabId, { active: true });
+    const tab = await browser.tabs.get(tabId);
+    if (tab.windowId === undefined) throw new Error(`Tab ${tabId} is in no window that can be captured.`);
+    if (!tab.active) await browser.tabs.update(tabId, { active: true });
     return shoot(tab.windowId);
   }
-  const [dataUrl, tab] = await Promise.all([shoot(windowId), chromeApi.tabs.get(tabId)]);
+  const [dataUrl, tab] = await Promise.all([shoot(windowId), browser.tabs.get(tabId)]);
   if (!tab.active || tab.windowId !== windowId)
     throw new Error('The tab was switched during the capture; pick it again.');
   return dataUrl;

@@ -4,7 +4,7 @@
  * extension storage (collection-store.ts) and saves it through the host (reference-builder.ts,
  * host-link.ts). The pixels come from background/capture/, which capture_screenshot shares.
  */
-import { chromeApi } from '../../platform/browser.js';
+import { browser, type Runtime } from '../../platform/browser.js';
 import { captureCrop, StitchJobs } from '../capture/capture.js';
 import { CollectionStore, type KeyValueStorage } from './collection-store.js';
 import type { HostLink } from './host-link.js';
@@ -14,9 +14,9 @@ import { openToolbar } from './open.js';
 export { type OpenToolbarOptions, openToolbar, type ToolbarState } from './open.js';
 
 const localStorageArea: KeyValueStorage = {
-  get: (keys) => chromeApi.storage.local.get(keys),
-  set: (items) => chromeApi.storage.local.set(items),
-  remove: (keys) => chromeApi.storage.local.remove(keys),
+  get: (keys) => browser.storage.local.get(keys),
+  set: (items) => browser.storage.local.set(items),
+  remove: (keys) => browser.storage.local.remove(keys),
 };
 
 /**
@@ -38,30 +38,29 @@ export function registerToolbar(link: HostLink): void {
     },
   });
 
-  chromeApi.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
-    if (!isToolbarMessage(message)) return false;
+  // A listener that returns a promise answers with its value; undefined leaves the message to others.
+  browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
+    if (!isToolbarMessage(message)) return undefined;
     const tab = sender.tab;
     const tabUrl = sender.url ?? tab?.url;
     // Only our own content script in a tab's top frame; extension pages and sub-frames are refused.
-    if (sender.id !== chromeApi.runtime.id || tab?.id === undefined || sender.frameId !== 0 || !tabUrl) {
-      sendResponse({
+    if (sender.id !== browser.runtime.id || tab?.id === undefined || sender.frameId !== 0 || !tabUrl) {
+      return Promise.resolve({
         ok: false,
         error: { code: 'UNAUTHORIZED', message: 'Toolbar messages come from the toolbar only.' },
       });
-      return false;
     }
-    void handle(message, { tabId: tab.id, tabUrl, windowId: tab.windowId }).then(sendResponse);
-    return true;
+    return handle(message, { tabId: tab.id, tabUrl, windowId: tab.windowId });
   });
 
-  chromeApi.tabs.onRemoved.addListener((tabId) => {
+  browser.tabs.onRemoved.addListener((tabId) => {
     void store.drop(tabId);
   });
 
   // Tab ids do not survive a browser restart: forget collections of tabs that are gone.
-  chromeApi.runtime.onStartup.addListener(() => {
+  browser.runtime.onStartup.addListener(() => {
     void (async () => {
-      const [tabs, all] = await Promise.all([chromeApi.tabs.query({}), chromeApi.storage.local.get(null)]);
+      const [tabs, all] = await Promise.all([browser.tabs.query({}), browser.storage.local.get(null)]);
       await store.prune(new Set(tabs.flatMap((t) => (t.id === undefined ? [] : [t.id]))), Object.keys(all));
     })();
   });
@@ -74,7 +73,7 @@ export async function toggleToolbar(tabId: number): Promise<void> {
   } catch (err) {
     // chrome://, the Web Store and similar pages refuse injection: say so on the button.
     const message = err instanceof Error ? err.message : String(err);
-    await chromeApi.action.setBadgeText({ tabId, text: '!' });
-    await chromeApi.action.setTitle({ tabId, title: `X-IPE toolbar cannot run on this page: ${message}` });
+    await browser.action.setBadgeText({ tabId, text: '!' });
+    await browser.action.setTitle({ tabId, title: `X-IPE toolbar cannot run on this page: ${message}` });
   }
 }

@@ -3,7 +3,7 @@
 // from the extension package runs in the isolated world and is not subject to the page's CSP.
 
 import toolbarFile from '../../content/toolbar/content.ts?iife';
-import { chromeApi } from '../../platform/browser.js';
+import { browser, executeFunction } from '../../platform/browser.js';
 
 export type ToolbarState = 'open' | 'closed';
 
@@ -44,7 +44,7 @@ export const TOOLBAR_FILE = toolbarFile;
 /** Opens (or toggles) the designer toolbar in a tab; the MCP `inject_toolbar` command calls this. */
 export async function openToolbar(tabId: number, options: OpenToolbarOptions = {}): Promise<ToolbarState> {
   const mode = options.mode ?? 'open';
-  const [probe] = await chromeApi.scripting.executeScript({
+  const [probe] = await executeFunction({
     target: { tabId },
     func: probeExisting,
     args: [mode, options.cleanupBefore ?? false],
@@ -52,6 +52,6 @@ export async function openToolbar(tabId: number, options: OpenToolbarOptions = {
   const state = probe?.result;
   if (state === 'open' || state === 'closed') return state;
   if (state !== 'absent') throw new Error('Could not reach the page to open the toolbar');
-  await chromeApi.scripting.executeScript({ target: { tabId }, files: [toolbarFile] });
+  await browser.scripting.executeScript({ target: { tabId }, files: [toolbarFile] });
   return 'open';
 }

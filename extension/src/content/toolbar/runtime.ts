@@ -5,13 +5,12 @@ import {
   ToolbarResponse,
   type ToolbarResult,
 } from '../../../../shared/src/toolbar-messages.js';
+import { browser } from '../../platform/browser.js';
 
 /**
  * The toolbar's only channel: runtime messages to our own service worker. Page scripts cannot
  * use it (no `externally_connectable`), and nothing is ever read from window.postMessage.
- * Answers are parsed with the shared schemas before use. (The content script talks to
- * `chrome.runtime` directly instead of through the platform seam: the polyfill would double the
- * size of a script injected into every page the designer opens.)
+ * Answers are parsed with the shared schemas before use.
  */
 
 export class ToolbarFailure extends Error {
@@ -29,7 +28,7 @@ export async function send<T extends ToolbarRequest['type']>(
 ): Promise<ToolbarResult<T>> {
   let raw: unknown;
   try {
-    raw = await chrome.runtime.sendMessage(request);
+    raw = await browser.runtime.sendMessage(request);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (/context invalidated|Receiving end does not exist/i.test(message)) {
