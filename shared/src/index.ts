@@ -7,4 +7,5 @@ export * from './envelopes.js';
 export * from './errors.js';
 export * from './reference-data.js';
 export * from './request-table.js';
+export * from './validation-issues.js';
 export * from './with-timeout.js';

@@ -10,7 +10,6 @@ import {
   HostInfo,
 } from '../../../shared/src/index.js';
 import type { HostConnection } from '../../../shared/src/node/bridge/host-connection.js';
-import { neverDelivered } from '../../../shared/src/node/bridge/host-connection.js';
 import type { Logger } from '../../../shared/src/node/logger.js';
 import type {
   BridgeClient,
@@ -24,7 +23,7 @@ import { type CaptureBatch, CaptureInbox, type InboxHost, type WaitOptions } fro
 import { pickHost } from '../routing.js';
 import { HostPool } from './host-pool.js';
 import { checkParams, parseResult } from './results.js';
-import { delay, RETRY_DELAY_MS, retryOnce } from './retry.js';
+import { delay, RETRY_DELAY_MS, retryable, retryOnce } from './retry.js';
 import { bridgeReport } from './status.js';
 
 export interface BridgeClientOptions {
@@ -151,7 +150,7 @@ class SocketBridgeClient implements BridgeClient {
             const result = await this.send(connection, command, wire, options);
             return { ok: true, host, browser: resultBrowser(result) ?? browser, result, lost: false };
           } catch (err) {
-            return { ok: false, host, browser, error: toErrorPayload(err), lost: neverDelivered(err) };
+            return { ok: false, host, browser, error: toErrorPayload(err), lost: retryable(err) };
           }
         }),
       );

@@ -1,5 +1,6 @@
 import { COMMANDS, type CommandName, type CommandResult } from '../../../shared/src/commands/index.js';
 import { validationError, XipeError } from '../../../shared/src/errors.js';
+import { formatZodError } from '../../../shared/src/validation-issues.js';
 
 /**
  * Both ends of a command's contract as the MCP server checks it: the parameters before anything
@@ -10,7 +11,7 @@ import { validationError, XipeError } from '../../../shared/src/errors.js';
 /** The parameters as they go on the wire (defaults applied); VALIDATION_ERROR naming the field. */
 export function checkParams(command: CommandName, params: unknown): unknown {
   const parsed = COMMANDS[command].params.safeParse(params);
-  if (!parsed.success) throw validationError(parsed.error, `${command} parameters`);
+  if (!parsed.success) throw validationError(parsed.error, `${command} parameters`, params);
   return parsed.data;
 }
 
@@ -20,7 +21,7 @@ export function parseResult<C extends CommandName>(command: C, raw: unknown, pid
   if (!parsed.success) {
     throw new XipeError(
       'PROTOCOL_ERROR',
-      `Host pid ${pid} returned an invalid ${command} result (${parsed.error.issues[0]?.message ?? 'invalid'}). Update the extension and x-ipe-uiux to the same version.`,
+      `Host pid ${pid} returned an invalid ${command} result (${formatZodError(parsed.error, raw)}). Update the extension and x-ipe-uiux to the same version.`,
       { command, pid },
     );
   }

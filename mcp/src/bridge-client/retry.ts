@@ -1,4 +1,4 @@
-import { neverDelivered } from '../../../shared/src/node/bridge/host-connection.js';
+import { LinkLost, neverDelivered } from '../../../shared/src/node/bridge/host-connection.js';
 
 /**
  * The one retry rule: a request that failed before it could reach any host (connect refused, the
@@ -15,12 +15,20 @@ export interface RetryOptions {
   onRetry?: (err: unknown) => void;
 }
 
-/** Runs `attempt`, and once more when it failed with an error that `neverDelivered` says is safe. */
+/**
+ * Worth sending again: it never reached a host, and a host was there (a lost or refused link: it
+ * may be restarting). With no host at all there is nothing to wait for.
+ */
+export function retryable(err: unknown): boolean {
+  return err instanceof LinkLost && neverDelivered(err);
+}
+
+/** Runs `attempt`, and once more when it failed in a way `retryable` says is safe. */
 export async function retryOnce<T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
   try {
     return await attempt();
   } catch (err) {
-    if (!neverDelivered(err) || !options.mayRetry()) throw err;
+    if (!retryable(err) || !options.mayRetry()) throw err;
     options.onRetry?.(err);
     await delay(options.delayMs);
     return attempt();

@@ -1,6 +1,7 @@
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../../shared/src/constants.js';
 import { XipeError } from '../../../shared/src/errors.js';
+import { neverDelivered } from '../../../shared/src/node/bridge/host-connection.js';
 import { loadConfig, maxPayloadBytes } from '../../../shared/src/node/config.js';
 import { xipeHome } from '../../../shared/src/node/paths.js';
 import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
@@ -13,13 +14,14 @@ const SAVE_TIMEOUT_MS = 60_000;
 export const saveUiuxReferenceTool = defineTool({
   name: 'save_uiux_reference',
   description:
-    'Save UI/UX reference data (reference data v1.0, fields at the top level) into ' +
-    '`x-ipe-docs/ideas/{idea_folder}/uiux-references/` of this workspace, through the X-IPE native host. ' +
-    'Required: version "1.0", source_url, timestamp (ISO 8601), idea_folder (an existing folder name), and at ' +
-    'least one non-empty section of colors[], elements[], design_tokens{}. A screenshot value ' +
-    '`base64:<PNG>` is written to screenshots/ and replaced by its path; prefer file paths (from ' +
-    'capture_screenshot) so image bytes stay out of your context. Returns the session file and number and ' +
-    'the paths written; the merged view is reference-data.json.',
+    'Save UI/UX reference data (fields at the top level) into `x-ipe-docs/ideas/{idea_folder}/uiux-references/` ' +
+    'of this workspace, as a new session. Works with the browser closed. Required: version ("1.0", "2.0" for ' +
+    'theme saves whose colours carry a role, or "3.0"), source_url, timestamp (ISO 8601), idea_folder (an ' +
+    'existing folder name), and at least one non-empty section of colors[], elements[], design_tokens{} ' +
+    '(3.0: or areas[]). Null means absent for every optional field; unknown keys are kept. A screenshot value ' +
+    '`base64:<PNG>` under elements[].screenshots.full_page/element_crop is written to screenshots/ and replaced ' +
+    'by its path; prefer file paths (from capture_screenshot) so image bytes stay out of your context. Returns ' +
+    'the session file and number and the paths written; the merged view is reference-data.json.',
   inputSchema: ReferenceData,
   annotations: { title: 'Save UI/UX reference data', destructiveHint: false, idempotentHint: false },
   // The server's outer limit must leave the save its own wait for the idea lock.
@@ -37,8 +39,26 @@ export const saveUiuxReferenceTool = defineTool({
         { bytes, max_bytes: limit },
       );
     }
-    // The bridge client already retries once after a connection error (a host restarting).
-    return await send(ctx.bridge, params, ctx.signal);
+    try {
+      // The bridge client already retries once after a connection error (a host restarting).
+      return await send(ctx.bridge, params, ctx.signal);
+    } catch (err) {
+      // No host can have received it (a host may have saved it otherwise: saving again would duplicate).
+      if (!neverDelivered(err) || ctx.signal.aborted) throw err;
+      // Writing files needs nothing of the browser: save through the same store, rules and idea
+      // lock as a host would, so a host starting at this moment is serialised with us.
+      ctx.logger.info('no host reachable: saving through the local idea store', {
+        idea_folder: data.idea_folder,
+      });
+      const { saveReference } = await import('../../../shared/src/node/idea-store/index.js');
+      return await saveReference({
+        workspace: ctx.workspace,
+        data,
+        maxPayloadBytes: limit,
+        lockTimeoutMs: SAVE_TIMEOUT_MS,
+        logger: ctx.logger,
+      });
+    }
   },
 });
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
+import { formatZodError } from '../validation-issues.js';
 
 /**
  * How clients find hosts. Each live host listens on `<runtime dir>/h-<pid>.sock` (a named pipe on
@@ -45,7 +46,8 @@ export function listDescriptorFiles(dir: string): string[] {
 
 /** Reads and validates a descriptor; throws an Error saying why it is unusable. */
 export async function readDescriptor(file: string): Promise<EndpointDescriptor> {
-  const parsed = EndpointDescriptor.safeParse(JSON.parse(await fs.promises.readFile(file, 'utf8')));
-  if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'invalid');
+  const json: unknown = JSON.parse(await fs.promises.readFile(file, 'utf8'));
+  const parsed = EndpointDescriptor.safeParse(json);
+  if (!parsed.success) throw new Error(formatZodError(parsed.error, json));
   return parsed.data;
 }

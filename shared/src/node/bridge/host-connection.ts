@@ -23,9 +23,14 @@ export class LinkLost extends XipeError {
   }
 }
 
-/** Safe to send again: the error says the request cannot have reached a host. */
+/**
+ * No host can have received the request: none was reachable, or the link was lost before the
+ * request was written. (BACKEND_UNREACHABLE is only ever raised before a request left, except by
+ * a LinkLost that says it may have been delivered.)
+ */
 export function neverDelivered(err: unknown): boolean {
-  return err instanceof LinkLost && !err.maybeDelivered;
+  if (!(err instanceof XipeError) || err.code !== 'BACKEND_UNREACHABLE') return false;
+  return !(err instanceof LinkLost && err.maybeDelivered);
 }
 
 export interface HostConnectionOptions {
