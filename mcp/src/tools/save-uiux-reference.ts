@@ -1,7 +1,6 @@
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
-import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../../shared/src/constants.js';
 import { XipeError } from '../../../shared/src/errors.js';
-import { loadConfig, maxPayloadBytes } from '../../../shared/src/node/config.js';
+import { payloadLimit } from '../../../shared/src/node/config.js';
 import { xipeHome } from '../../../shared/src/node/paths.js';
 import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
 import type { BridgeClient } from '../bridge.js';
@@ -28,7 +27,7 @@ export const saveUiuxReferenceTool = defineTool({
   timeoutMs: SAVE_TIMEOUT_MS + 5_000,
   async handler(data, ctx) {
     const params = { workspace: ctx.workspace, data };
-    const limit = payloadLimit();
+    const limit = payloadLimit(xipeHome());
     const bytes = jsonByteLength(params);
     if (bytes > limit) {
       throw new XipeError(
@@ -68,15 +67,6 @@ export const saveUiuxReferenceTool = defineTool({
 function noHostAnswered(err: unknown): boolean {
   if (!(err instanceof XipeError) || err.code !== 'BACKEND_UNREACHABLE') return false;
   return !(err instanceof LinkLost && err.maybeDelivered);
-}
-
-/** The cap the hosts enforce (config.json, or the env override tests use); default when unreadable. */
-function payloadLimit(): number {
-  try {
-    return maxPayloadBytes(loadConfig(xipeHome()));
-  } catch {
-    return DEFAULT_MAX_PAYLOAD_BYTES;
-  }
 }
 
 /**
