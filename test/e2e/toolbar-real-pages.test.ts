@@ -64,7 +64,7 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     }
   }
 
-  it.fails('costs an idle page nothing: no toggle events, no style or layout work, still above page popovers', async () => {
+  it('costs an idle page nothing: no toggle events, no style or layout work, still above page popovers', async () => {
     const { page } = await openRealPage(open, '/real/agency');
     await page.evaluate(() => {
       const w = window as { __toggles?: number };
