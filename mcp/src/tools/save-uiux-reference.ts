@@ -1,8 +1,7 @@
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
-import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../../shared/src/constants.js';
 import { XipeError } from '../../../shared/src/errors.js';
 import { neverDelivered } from '../../../shared/src/node/bridge/host-connection.js';
-import { loadConfig, maxPayloadBytes } from '../../../shared/src/node/config.js';
+import { payloadLimit } from '../../../shared/src/node/config.js';
 import { xipeHome } from '../../../shared/src/node/paths.js';
 import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
 import type { BridgeClient } from '../bridge.js';
@@ -28,7 +27,7 @@ export const saveUiuxReferenceTool = defineTool({
   timeoutMs: SAVE_TIMEOUT_MS + 5_000,
   async handler(data, ctx) {
     const params = { workspace: ctx.workspace, data };
-    const limit = payloadLimit();
+    const limit = payloadLimit(xipeHome());
     const bytes = jsonByteLength(params);
     if (bytes > limit) {
       throw new XipeError(
@@ -61,15 +60,6 @@ export const saveUiuxReferenceTool = defineTool({
     }
   },
 });
-
-/** The cap the hosts enforce (config.json, or the env override tests use); default when unreadable. */
-function payloadLimit(): number {
-  try {
-    return maxPayloadBytes(loadConfig(xipeHome()));
-  } catch {
-    return DEFAULT_MAX_PAYLOAD_BYTES;
-  }
-}
 
 /**
  * Any host can save (they share the file system and the idea lock), so when several browsers are
