@@ -14,6 +14,8 @@ Commands:
   init [--client claude|copilot|opencode|all] [--workspace DIR]
                                                Register the MCP server with coding agents
   doctor [--json] [--workspace DIR]            Check every link and say how to fix what is broken
+  save [--data-file F | --data JSON] [--workspace DIR] [--format json|text]
+                                               Save reference data into an idea (stdin by default; no browser needed)
   mcp [--workspace DIR] [--http PORT]          The MCP server: stdio (started by agents), or
                                                Streamable HTTP on 127.0.0.1:PORT with the bearer token
   host                                         The native-messaging host (started by the browser)
@@ -49,6 +51,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'doctor': {
       const { runDoctor } = await import('./doctor.js');
       return runDoctor(rest);
+    }
+    case 'save': {
+      const { runSave } = await import('./save.js');
+      return runSave(rest);
     }
     case 'start': {
       const { runStart } = await import('./start.js');
