@@ -60,15 +60,15 @@ function describe(error: ParseError): string {
  * The value of a node. Keys are defined, never assigned: a `__proto__` key in a config file is a
  * plain key, not a prototype (jsonc-parser's own `getNodeValue` assigns).
  */
-function valueOf(node: Node): unknown {
-  if (node.type === 'array') return (node.children ?? []).map(valueOf);
+function nodeValue(node: Node): unknown {
+  if (node.type === 'array') return (node.children ?? []).map(nodeValue);
   if (node.type !== 'object') return node.value;
   const object: Record<string, unknown> = {};
   for (const property of node.children ?? []) {
     const [key, value] = property.children ?? [];
     if (key === undefined || value === undefined) continue;
     Object.defineProperty(object, String(key.value), {
-      value: valueOf(value),
+      value: nodeValue(value),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -79,7 +79,7 @@ function valueOf(node: Node): unknown {
 
 /** Parses JSON with `//` and block comments and trailing commas. Throws JsoncError with a position. */
 export function parseJsonc(text: string): unknown {
-  return valueOf(tree(text));
+  return nodeValue(tree(text));
 }
 
 /** Deep equality for JSON values (key order ignored). */
@@ -130,7 +130,7 @@ export function setJsoncProperty(text: string, path: readonly string[], value: u
     }
   }
   const existing = findNodeAtLocation(root, [...path]);
-  if (existing !== undefined && jsonEqual(valueOf(existing), value)) return text;
+  if (existing !== undefined && jsonEqual(nodeValue(existing), value)) return text;
 
   const [edit] = modify(text, [...path], value, {});
   if (edit === undefined) return text;
