@@ -482,7 +482,10 @@ export class Router {
       const ctx: HostHandlerContext = {
         ...this.options.context(parts),
         extension: { request: (command, params, options) => this.requestExtension(command, params, options) },
-        events: this.events,
+        events: {
+          since: (afterSeq) => this.events.since(afterSeq),
+          record: (name, data) => this.onExtensionEvent({ type: 'event', event: name, data }),
+        },
       };
       const result = await handler(request.params, ctx);
       // `result` must be present on the wire (JSON drops undefined; receivers require the key).

@@ -1,4 +1,5 @@
 import { bridgeStatusTool } from './bridge-status.js';
+import { captureAreaTool } from './capture-area.js';
 import { captureScreenshotTool } from './capture-screenshot.js';
 import type { AnyTool } from './define-tool.js';
 import { injectScriptTool } from './inject-script.js';
@@ -20,4 +21,5 @@ export const TOOLS: readonly AnyTool[] = [
   injectToolbarTool,
   waitForCapturesTool,
   captureScreenshotTool,
+  captureAreaTool,
 ];

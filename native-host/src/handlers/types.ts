@@ -41,6 +41,8 @@ export interface ExtensionRequester {
 /** The capture events this host has buffered. */
 export interface CaptureEventSource {
   since(afterSeq: number): EventsSinceResult;
+  /** Records an event the host itself produced (a deep capture it wrote) and tells every client. */
+  record?(name: string, data: unknown): void;
 }
 
 /** The narrow context every host handler gets; handlers touch nothing else (no module globals). */
