@@ -275,7 +275,7 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     await ui.detach();
   });
 
-  it.fails('shows no :hover in an area confirmed with Enter', async () => {
+  it('shows no :hover in an area confirmed with Enter', async () => {
     const worker = await env.serviceWorker();
     const todo = (await openRealPage(open, '/real/todo')).page;
     await todo.mouse.move(5, 5);

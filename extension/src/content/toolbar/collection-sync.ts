@@ -210,7 +210,8 @@ export class CollectionSync {
         const draft = elementDraft(el, kind, rect, selector);
         let item: CollectedElement;
         try {
-          await veil.lower(visible);
+          // An element is cropped clear of layers floating over it; an area is what was drawn.
+          await veil.lower(visible, { clearOf: kind === 'element' ? el : null });
           item = await send({
             type: 'xipe-toolbar:capture_element',
             draft,

@@ -108,7 +108,7 @@ async function captureBand(
   opts: FullPageOptions,
 ): Promise<number> {
   const marker = step.markerY === null ? null : { y: step.markerY, code };
-  await opts.veil.lower(null, marker);
+  await opts.veil.lower(null, { marker });
   for (let attempt = 1; ; attempt += 1) {
     const band = alignStep(step, scrollTop(), document.documentElement.clientHeight, MARKER_HEIGHT);
     if (!band)
