@@ -126,6 +126,8 @@ export const FullPageBeginRequest = msg('full_page_begin', {
   width: z.number().check(z.positive()),
   height: z.number().check(z.positive()),
   viewport: ViewportInfo,
+  /** Left edge of the stitched stretch in the viewport (CSS px): an element's; 0 for the page. */
+  left: z.optional(z.number().check(z.minimum(0))),
 });
 export const FullPageBandRequest = msg('full_page_band', {
   job: shortText(64),

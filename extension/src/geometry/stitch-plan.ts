@@ -35,6 +35,8 @@ export interface StitchStep {
 }
 
 export interface StitchPlan {
+  /** Page row (CSS px) of the output's row 0: the region's top, 0 for the whole page. */
+  top: number;
   width: number;
   /** Output height in CSS px (≤ the page height and the caps). */
   height: number;
@@ -98,7 +100,7 @@ export function planFullPage(
       markerY: 0,
     });
   }
-  return { width: Math.floor(page.viewportWidth), height, capped: height < wanted, pageHeight, steps };
+  return { top, width: Math.floor(page.viewportWidth), height, capped: height < wanted, pageHeight, steps };
 }
 
 /**

@@ -40,7 +40,7 @@ export interface ToolbarDeps {
       },
       windowId?: number,
     ): Promise<StoredCrop | null>;
-    begin(tabId: number, width: number, height: number): string;
+    begin(tabId: number, width: number, height: number, left?: number): string;
     band(
       tabId: number,
       job: string,
@@ -165,7 +165,7 @@ export function createToolbarHandler(deps: ToolbarDeps) {
         return { data_url: crop ? `data:image/png;base64,${crop.png}` : null };
       }
       case 'xipe-toolbar:full_page_begin':
-        return { job: deps.capture.begin(tabId, req.width, req.height) };
+        return { job: deps.capture.begin(tabId, req.width, req.height, req.left ?? 0) };
       case 'xipe-toolbar:full_page_band':
         return deps.capture.band(
           tabId,

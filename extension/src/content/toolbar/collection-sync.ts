@@ -8,8 +8,9 @@ import type {
 } from '../../../../shared/src/toolbar-messages.js';
 import type { CaptureVeil } from './capture-veil.js';
 import { visiblePart } from './dom.js';
-import { pageTypography, viewportInfo } from './dom-inspect.js';
+import { composedParent, pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
+import { captureFullPage } from './full-page.js';
 import { send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
@@ -224,10 +225,50 @@ export class CollectionSync {
         this.added(item);
         const ms = Math.round(performance.now() - started);
         const size = item.crop ? ` (${item.crop.width}×${item.crop.height} px)` : '';
-        this.ui.status.set(`Captured ${item.selector}${size} in ${ms} ms.`, 'ok');
+        if (kind === 'element' && visible.height < rect.height - 0.5 && scrollsWithPage(el)) {
+          const why =
+            rect.height > window.innerHeight
+              ? `taller than the viewport (${Math.round(rect.height)} px)`
+              : 'partly outside the viewport';
+          this.ui.status.offer(`Captured the visible part of ${item.selector}${size}: it is ${why}.`, 'ok', {
+            name: 'full-element',
+            label: 'Capture the full element',
+            run: () => void this.captureFullElement(el, selector, item.key),
+          });
+        } else this.ui.status.set(`Captured ${item.selector}${size} in ${ms} ms.`, 'ok');
       });
     } catch (err) {
       this.ui.status.fail(err);
+    }
+  }
+
+  /**
+   * Scroll-and-stitch of an element taller than the viewport (as the full page is stitched); the
+   * item of its visible part (`replaces`) gives way to it.
+   */
+  async captureFullElement(el: Element, selector: string, replaces: string): Promise<void> {
+    if (this.capturing) return;
+    const started = performance.now();
+    const status = this.ui.status;
+    try {
+      const { item } = await this.exclusive(() =>
+        captureFullPage(
+          {
+            veil: this.ui.veil,
+            progress: (done, total) => status.progress(`Full element: ${done}/${total}`, done / total),
+            signal: this.signal,
+          },
+          { el, selector },
+        ),
+      );
+      this.added(item);
+      await this.remove(replaces);
+      const ms = Math.round(performance.now() - started);
+      const size = item.crop ? `${item.crop.width}×${item.crop.height} px` : '';
+      const cut = item.capped_at ? ` It is taller than ${item.capped_at}px; the shot stops there.` : '';
+      status.set(`Captured all of ${item.selector} (${size}) in ${ms} ms.${cut}`, 'ok');
+    } catch (err) {
+      status.fail(err);
     }
   }
 
@@ -249,4 +290,11 @@ export class CollectionSync {
       this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
     this.render();
   }
+}
+
+/** The element moves with the page's scroll (no fixed ancestor), so scrolling reveals all of it. */
+function scrollsWithPage(el: Element): boolean {
+  for (let node: Element | null = el; node; node = composedParent(node))
+    if (getComputedStyle(node).position === 'fixed') return false;
+  return true;
 }
