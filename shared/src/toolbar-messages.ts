@@ -152,6 +152,8 @@ export const FullPageEndRequest = msg('full_page_end', {
   /** Absent: the job is abandoned (the user cancelled or a band failed). */
   draft: z.optional(ElementDraft),
 });
+/** Colour mode: the pixels of a viewport rectangle (the toolbar is hidden while they are captured). */
+export const SampleRequest = msg('sample', { crop: CssRect, viewport: ViewportInfo });
 export const ListIdeasRequest = msg('list_ideas', { workspace: z.optional(shortText(4096)) });
 export const SaveRequest = msg('save', {
   workspace: z.optional(shortText(4096)),
@@ -169,6 +171,7 @@ export const ToolbarRequest = z.discriminatedUnion('type', [
   FullPageBeginRequest,
   FullPageBandRequest,
   FullPageEndRequest,
+  SampleRequest,
   ListIdeasRequest,
   SaveRequest,
   ClearRequest,
@@ -218,6 +221,8 @@ export const TOOLBAR_RESULTS = {
   /** `stale`: the capture did not show the band's marker (an older frame); nothing was stitched. */
   'xipe-toolbar:full_page_band': z.object({ done: z.number(), stale: z.boolean() }),
   'xipe-toolbar:full_page_end': z.nullable(CollectedElement),
+  /** A PNG of the rectangle's device pixels; null when none of it is visible. */
+  'xipe-toolbar:sample': z.nullable(z.object({ data_url: z.string(), width: z.number(), height: z.number() })),
   'xipe-toolbar:list_ideas': IdeasListing,
   'xipe-toolbar:save': SaveOutcome,
   'xipe-toolbar:clear': Collection,

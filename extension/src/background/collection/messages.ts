@@ -185,6 +185,12 @@ export function createToolbarHandler(deps: ToolbarDeps) {
         emit('element_picked', tabId, item.page_url, item);
         return item;
       }
+      case 'xipe-toolbar:sample': {
+        const crop = await deps.capture.crop(tabId, req.crop, req.viewport, windowId);
+        return crop
+          ? { data_url: `data:image/png;base64,${crop.png}`, width: crop.width, height: crop.height }
+          : null;
+      }
       case 'xipe-toolbar:list_ideas': {
         if (!deps.host.connected) {
           throw new XipeError(

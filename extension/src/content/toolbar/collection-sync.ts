@@ -11,6 +11,7 @@ import { visiblePart } from './dom.js';
 import { composedParent, pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
 import { captureFullPage } from './full-page.js';
+import type { Pixels } from './pixels.js';
 import { send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
@@ -272,6 +273,28 @@ export class CollectionSync {
     }
   }
 
+  /**
+   * The device pixels of a viewport rectangle as the page paints them, captured with the toolbar
+   * hidden (and the rest of the viewport masked: a small capture is a quick one); null when none of
+   * it is visible. Refused while another capture runs.
+   */
+  async sample(rect: CssRect): Promise<Pixels | null> {
+    if (this.capturing) return null;
+    const veil = this.ui.veil;
+    return this.exclusive(async () => {
+      const visible = visiblePart(rect);
+      if (!visible) return null;
+      let shot: { data_url: string } | null;
+      try {
+        await veil.lower(visible);
+        shot = await send({ type: 'xipe-toolbar:sample', crop: visible, viewport: viewportInfo() });
+      } finally {
+        veil.lift();
+      }
+      return shot ? decodePixels(shot.data_url) : null;
+    });
+  }
+
   async addColor(draft: ColorDraft): Promise<void> {
     try {
       const item = await send({ type: 'xipe-toolbar:add_color', draft });
@@ -297,4 +320,23 @@ function scrollsWithPage(el: Element): boolean {
   for (let node: Element | null = el; node; node = composedParent(node))
     if (getComputedStyle(node).position === 'fixed') return false;
   return true;
+}
+
+/** RGBA of a PNG data URL, bytes as captured (no colour conversion). */
+async function decodePixels(dataUrl: string): Promise<Pixels> {
+  const bytes = Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), {
+    colorSpaceConversion: 'none',
+    premultiplyAlpha: 'none',
+  });
+  try {
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    if (!ctx) throw new Error('No 2D canvas to read the pixels with.');
+    ctx.drawImage(bitmap, 0, 0);
+    const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+    return { width: bitmap.width, height: bitmap.height, data };
+  } finally {
+    bitmap.close();
+  }
 }

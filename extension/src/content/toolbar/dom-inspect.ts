@@ -118,15 +118,6 @@ export function toRgba(value: string): Rgba | null {
   return { r: d[0] ?? 0, g: d[1] ?? 0, b: d[2] ?? 0, a: (d[3] ?? 255) / 255 };
 }
 
-/** The first non-transparent background at or above `el` (what the eye sees behind it). */
-export function effectiveBackground(el: Element | null): { color: Rgba; from: Element | null } {
-  for (let node = el; node; node = node.parentElement) {
-    const c = toRgba(getComputedStyle(node).backgroundColor);
-    if (c && c.a > 0) return { color: c, from: node };
-  }
-  return { color: { r: 255, g: 255, b: 255, a: 1 }, from: null };
-}
-
 /**
  * An empty, transparent layer over the whole viewport: pages use these to swallow clicks (or to
  * defeat pickers). Nothing a designer would want to pick.
