@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
+import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
 import { registerWorkspace } from '../../shared/src/node/config.js';
 import { binDir, xipeHome } from '../../shared/src/node/paths.js';
 import { ensureToken, readToken } from '../../shared/src/node/token.js';
@@ -102,11 +103,7 @@ function writeRecord(home: string, record: InstallRecord): void {
 }
 
 function writeFileAtomic(file: string, content: string, mode: number): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, content, { mode });
-  fs.chmodSync(tmp, mode);
-  fs.renameSync(tmp, file);
+  writeFileAtomicSync(file, content, { mode, dirMode: 0o755 });
 }
 
 /** POSIX sh single-quoting: everything literal, a `'` becomes `'\''`. */
