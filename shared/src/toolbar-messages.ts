@@ -222,7 +222,9 @@ export const TOOLBAR_RESULTS = {
   'xipe-toolbar:full_page_band': z.object({ done: z.number(), stale: z.boolean() }),
   'xipe-toolbar:full_page_end': z.nullable(CollectedElement),
   /** A PNG of the rectangle's device pixels; null when none of it is visible. */
-  'xipe-toolbar:sample': z.nullable(z.object({ data_url: z.string(), width: z.number(), height: z.number() })),
+  'xipe-toolbar:sample': z.nullable(
+    z.object({ data_url: z.string(), width: z.number(), height: z.number() }),
+  ),
   'xipe-toolbar:list_ideas': IdeasListing,
   'xipe-toolbar:save': SaveOutcome,
   'xipe-toolbar:clear': Collection,
