@@ -307,7 +307,7 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     await tui.detach();
   });
 
-  it.fails('takes the base font size from the body text, not from a picked logo span', async () => {
+  it('takes the base font size from the body text, not from a picked logo span', async () => {
     const { page } = await openRealPage(open, '/real/agency');
     const ui = await openToolbar(env.browser, page);
     await ui.click('[data-mode="element"]');

@@ -242,11 +242,34 @@ export function elementContaining(rect: { x: number; y: number; width: number; h
   return document.body ?? document.documentElement;
 }
 
+/** Blocks of running text: where the body text's font and size are read from. */
+const TEXT_BLOCKS = 'p, li, dd, blockquote, td';
+
+/**
+ * The page's typography: the body text's font and size are those set on the most text in
+ * paragraph-like blocks (a page with `body { font-size: 62.5% }` and 1.6rem paragraphs has 16 px
+ * body text), falling back to <body>'s; the heading font is the first h1/h2's.
+ */
 export function pageTypography(): Typography {
-  const body = document.body;
   const out: Typography = {};
-  if (body) {
-    const cs = getComputedStyle(body);
+  const volume = new Map<string, number>();
+  for (const el of Array.from(document.querySelectorAll(TEXT_BLOCKS)).slice(0, 400)) {
+    let chars = 0;
+    for (const n of Array.from(el.childNodes))
+      if (n.nodeType === Node.TEXT_NODE) chars += (n.textContent ?? '').trim().length;
+    if (chars === 0) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility === 'hidden') continue;
+    const key = `${cs.fontSize}\n${cs.fontFamily}`;
+    volume.set(key, (volume.get(key) ?? 0) + chars);
+  }
+  const top = [...volume].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (top) {
+    const [size = '', family = ''] = top.split('\n');
+    out.base_size = size;
+    out.body_font = family;
+  } else if (document.body) {
+    const cs = getComputedStyle(document.body);
     out.body_font = cs.fontFamily;
     out.base_size = cs.fontSize;
   }
