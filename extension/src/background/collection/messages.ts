@@ -191,6 +191,8 @@ export function createToolbarHandler(deps: ToolbarDeps) {
           ? { data_url: `data:image/png;base64,${crop.png}`, width: crop.width, height: crop.height }
           : null;
       }
+      case 'xipe-toolbar:panel_spot':
+        return deps.store.panelSpot(req.spot);
       case 'xipe-toolbar:list_ideas': {
         if (!deps.host.connected) {
           throw new XipeError(
