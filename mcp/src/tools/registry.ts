@@ -5,6 +5,7 @@ import {
   INJECT_SCRIPT,
   INJECT_TOOLBAR,
   LIST_TABS,
+  SAVE_AREA,
   SAVE_REFERENCE,
   SAVE_SCREENSHOT,
 } from '../../../shared/src/commands/index.js';
@@ -37,8 +38,8 @@ export const TOOLS: readonly AnyTool[] = [
 /**
  * The bridge command that does each tool's work (docs/architecture.md, Commands and tools). Tools
  * are named for what the agent wants, commands for what crosses the wire, so some differ:
- * capture_screenshot → save_screenshot (the host writes the file: no image bytes in the agent's
- * context), wait_for_captures → events_since (through the bridge client's capture inbox),
+ * capture_screenshot → save_screenshot and capture_area → save_area (the host writes the files:
+ * no image bytes in the agent's context), wait_for_captures → events_since (through the bridge client's capture inbox),
  * bridge_status → host_status (through the bridge client's status()). A tool given a tab target may
  * send list_tabs first to find its browser (routing.ts). Tests check each tool sends its command.
  */
@@ -50,4 +51,5 @@ export const TOOL_COMMANDS = {
   inject_toolbar: INJECT_TOOLBAR,
   wait_for_captures: EVENTS_SINCE,
   capture_screenshot: SAVE_SCREENSHOT,
+  capture_area: SAVE_AREA,
 } as const satisfies Record<string, CommandName>;
