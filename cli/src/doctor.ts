@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_ID, EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
+import { DOCTOR_COMMAND } from '../../shared/src/node/cli-commands.js';
+import { argsOrExit } from '../../shared/src/node/command-line.js';
 import { loadConfig } from '../../shared/src/node/config.js';
 import { tokenPath, xipeHome } from '../../shared/src/node/paths.js';
 import { tokenFileProblem } from '../../shared/src/node/token.js';
-import { parseArgs, stringFlag, UsageError } from './args.js';
 import { type ProbeOutcome, probeHost, scanDescriptors } from './bridge-probe.js';
 import { BROWSERS, nativeHostsDir, type PlatformEnv } from './browsers.js';
 import { BRANDED_CHROME_EXPLANATION, type BrowserSearch, findBrowser } from './find-browser.js';
@@ -472,17 +473,17 @@ export function defaultDoctorDeps(workspace: string): DoctorDeps {
 }
 
 export async function runDoctor(argv: string[]): Promise<number> {
+  const args = argsOrExit(DOCTOR_COMMAND, argv);
+  if (typeof args === 'number') return args;
   try {
-    const args = parseArgs(argv, { booleans: ['json'], values: ['workspace'] });
-    if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-    const workspace = path.resolve(stringFlag(args, 'workspace') ?? process.cwd());
+    const workspace = path.resolve(args.values.workspace ?? process.cwd());
     const report = await runChecks(defaultDoctorDeps(workspace));
     process.stdout.write(
-      args.flags.has('json') ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report),
+      args.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report),
     );
     return report.ok ? 0 : 1;
   } catch (err) {
     process.stderr.write(`x-ipe-uiux doctor: ${(err as Error).message}\n`);
-    return err instanceof UsageError ? 2 : 1;
+    return 1;
   }
 }

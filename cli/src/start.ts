@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { COMMANDS, type CommandSpec } from '../../shared/src/commands/index.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
+import { START_COMMAND } from '../../shared/src/node/cli-commands.js';
+import { argsOrExit } from '../../shared/src/node/command-line.js';
 import { logsDir, readToken, xipeHome } from '../../shared/src/node/index.js';
-import { parseArgs, stringFlag, UsageError } from './args.js';
 import { type LiveDescriptor, probeHost, scanDescriptors } from './bridge-probe.js';
 import { ensureDemoWorkspace, type StaticServer, serveDirectory } from './demo.js';
 import { BRANDED_CHROME_EXPLANATION, type BrowserCandidate, findBrowser } from './find-browser.js';
@@ -115,14 +116,8 @@ function describe(c: BrowserCandidate): string {
 }
 
 export async function runStart(argv: string[]): Promise<number> {
-  let args: ReturnType<typeof parseArgs>;
-  try {
-    args = parseArgs(argv, { booleans: ['headless'], values: ['workspace', 'user-data-dir', 'timeout'] });
-    if (args.positionals.length > 1) throw new UsageError('give at most one URL');
-  } catch (err) {
-    process.stderr.write(`x-ipe-uiux start: ${(err as Error).message}\n`);
-    return 2;
-  }
+  const args = argsOrExit(START_COMMAND, argv);
+  if (typeof args === 'number') return args;
   const out = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
@@ -130,8 +125,8 @@ export async function runStart(argv: string[]): Promise<number> {
     process.stderr.write(`x-ipe-uiux start: ${message}\n`);
     return 1;
   };
-  const headless = args.flags.has('headless');
-  const timeoutMs = Number(stringFlag(args, 'timeout') ?? CONNECT_TIMEOUT_MS / 1000) * 1000;
+  const headless = args.values.headless === true;
+  const timeoutMs = Number(args.values.timeout ?? CONNECT_TIMEOUT_MS / 1000) * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     process.stderr.write('x-ipe-uiux start: --timeout takes a number of seconds\n');
     return 2;
@@ -162,14 +157,14 @@ export async function runStart(argv: string[]): Promise<number> {
     );
   }
 
-  const profileDir = path.resolve(stringFlag(args, 'user-data-dir') ?? defaultProfileDir(home));
+  const profileDir = path.resolve(args.values['user-data-dir'] ?? defaultProfileDir(home));
   const holder = profileLockHolder(profileDir);
   if (holder !== null) {
     return fail(
       `a browser (pid ${holder}) already uses the profile ${profileDir}; close it, or pass --user-data-dir for another profile`,
     );
   }
-  const workspaceFlag = stringFlag(args, 'workspace');
+  const workspaceFlag = args.values.workspace;
   const workspace =
     workspaceFlag !== undefined ? path.resolve(workspaceFlag) : ensureDemoWorkspace(home, root).dir;
 

@@ -6,7 +6,7 @@ import { XipeError } from '../../../shared/src/errors.js';
 import { createLogger } from '../../../shared/src/node/logger.js';
 import { b64, makePng, referenceData } from '../../../test/helpers/store-fixtures.js';
 import type { BridgeClient } from '../bridge.js';
-import { runTool } from '../server.js';
+import { runTool } from '../run-tool.js';
 import type { ToolContext } from './define-tool.js';
 import { saveUiuxReferenceTool } from './save-uiux-reference.js';
 
