@@ -72,6 +72,7 @@ describe('ProtocolGuard with the real server', () => {
     expect(answer(3)?.result?.capabilities).toEqual({
       tools: { listChanged: true },
       resources: { listChanged: true },
+      prompts: {},
       logging: {},
     });
     expect(answer(4)?.result?.tools).toEqual(

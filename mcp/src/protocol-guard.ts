@@ -105,6 +105,8 @@ export class ProtocolGuard implements Transport {
   protocolVersion: string | null = null;
   private initializeId: Id | null = null;
   private initializeSeen = false;
+  /** What the pending initialize asked for: the version of messages sent right behind it. */
+  private requestedVersion: string | null = null;
   /** Open batches: the ids still unanswered and the answers so far. */
   private readonly batches: Array<{ waiting: Set<Id>; answers: JSONRPCMessage[] }> = [];
 
@@ -150,6 +152,8 @@ export class ProtocolGuard implements Transport {
     if (kind.method === 'initialize') {
       this.initializeSeen = true;
       this.initializeId = kind.id;
+      const asked = (value as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+      this.requestedVersion = typeof asked === 'string' ? asked : null;
       return null;
     }
     if (kind.method === 'ping') return null;
@@ -179,7 +183,7 @@ export class ProtocolGuard implements Transport {
       const sendBatch = this.inner.sendBatch?.bind(this.inner);
       if (sendBatch !== undefined) void sendBatch(messages).catch((err: Error) => this.onerror?.(err));
     };
-    const version = this.protocolVersion;
+    const version = this.protocolVersion ?? (this.initializeSeen ? this.requestedVersion : null);
     if (version === null || !batchesAllowed(version) || items.length === 0) {
       const why =
         items.length === 0

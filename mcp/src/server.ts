@@ -6,6 +6,7 @@ import type { AuditLog } from './audit-log.js';
 import type { BridgeClient } from './bridge.js';
 import { LazyJsonSchemaValidator } from './lazy-schema-validator.js';
 import { forwardLogs, isMcpLogLevel, MCP_LOG_LEVELS } from './log-forwarding.js';
+import { getPrompt, listPrompts, PROMPTS } from './prompts.js';
 import { listResources, listResourceTemplates, readResource } from './resource-handlers.js';
 import type { ResourceChanges } from './resources/ideas-watcher.js';
 import {
@@ -59,7 +60,12 @@ export function createServer(deps: ServerDeps): Server {
   const server = new Server(
     { name: MCP_SERVER_NAME, version: PACKAGE_VERSION },
     {
-      capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        prompts: {},
+        logging: {},
+      },
       instructions: INSTRUCTIONS,
       jsonSchemaValidator: new LazyJsonSchemaValidator(),
     },
@@ -119,6 +125,11 @@ export function createServer(deps: ServerDeps): Server {
       throw invalidParams('resources/read needs params.uri (see resources/list).');
     return readResource(resources, uri, resourceCtx, deps.logger);
   });
+
+  server.setRequestHandler(request('prompts/list'), () => listPrompts(PROMPTS));
+  server.setRequestHandler(request('prompts/get'), (req) =>
+    getPrompt(PROMPTS, req.params?.name, req.params?.arguments),
+  );
 
   const logs = forwardLogs(deps.logger, (params) =>
     server.notification({ method: 'notifications/message', params }),
