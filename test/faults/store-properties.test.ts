@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveReference } from '../../native-host/src/idea-store/index.js';
 import { XipeError } from '../../shared/src/errors.js';
+import { saveReference } from '../../shared/src/node/idea-store/index.js';
 import {
   BASE64_PREFIX,
   ideaFolderProblem,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const { saveReference } = await import(path.join(root, 'dist/node/native-host/src/idea-store/index.js'));
+const { saveReference } = await import(path.join(root, 'dist/node/shared/src/node/idea-store/index.js'));
 
 const [workspace, idea, countArg, pngFile] = process.argv.slice(2);
 if (workspace === undefined || idea === undefined || countArg === undefined) {

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveReference } from '../../native-host/src/idea-store/index.js';
+import { saveReference } from '../../shared/src/node/idea-store/index.js';
 import {
   IDEA,
   makePng,
@@ -18,7 +18,7 @@ import {
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const loop = path.join(repo, 'test/helpers/store-save-loop.mjs');
-const built = path.join(repo, 'dist/node/native-host/src/idea-store/index.js');
+const built = path.join(repo, 'dist/node/shared/src/node/idea-store/index.js');
 
 beforeAll(() => {
   if (!fs.existsSync(built)) {

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { splitIntoChunks } from '../../../shared/src/chunking.js';
 import type { ExtensionHello, Request, Response } from '../../../shared/src/index.js';
+import type { Runtime } from '../platform/browser.js';
 
 const runtime: { lastError: { message: string } | undefined } = { lastError: undefined };
+// Chrome reports why a port closed in runtime.lastError, read by the seam's disconnectReason.
 vi.mock('../platform/browser.js', () => ({
   browser: {},
-  chromeApi: { runtime },
+  disconnectReason: () => runtime.lastError?.message ?? null,
   userScriptsApi: () => null,
 }));
 
@@ -13,7 +15,7 @@ const { NativeHostLink, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS } = await import('./n
 
 type Listener<T extends unknown[]> = (...args: T) => void;
 
-/** A stand-in for chrome.runtime.Port: records what the worker posts, lets the test play the host. */
+/** A stand-in for a runtime.Port: records what the worker posts, lets the test play the host. */
 class FakePort {
   readonly posted: unknown[] = [];
   private readonly messageListeners: Listener<[unknown]>[] = [];
@@ -78,7 +80,7 @@ describe('NativeHostLink', () => {
       connectNative: () => {
         const port = new FakePort();
         ports.push(port);
-        return port as unknown as chrome.runtime.Port;
+        return port as unknown as Runtime.Port;
       },
     });
 

@@ -7,7 +7,7 @@ import {
   toErrorPayload,
   XipeError,
 } from '../../../shared/src/index.js';
-import { chromeApi } from '../platform/browser.js';
+import { browser, disconnectReason, type Runtime } from '../platform/browser.js';
 
 /**
  * The service worker's side of the native-messaging link. Connects on demand, says hello, answers
@@ -26,7 +26,7 @@ export interface NativeLinkDeps {
   onRequest(request: Request): Promise<Response>;
   log?: Pick<Console, 'info' | 'warn' | 'error'>;
   /** Injected for tests. */
-  connectNative?: (name: string) => chrome.runtime.Port;
+  connectNative?: (name: string) => Runtime.Port;
   now?: () => number;
 }
 
@@ -39,21 +39,21 @@ interface PendingHostRequest {
 }
 
 export class NativeHostLink {
-  private port: chrome.runtime.Port | null = null;
+  private port: Runtime.Port | null = null;
   private helloDone = false;
   private backoffMs = INITIAL_BACKOFF_MS;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private lastHello: ExtensionHello | null = null;
   private readonly assembler = new ChunkAssembler();
   private readonly log: Pick<Console, 'info' | 'warn' | 'error'>;
-  private readonly connectNative: (name: string) => chrome.runtime.Port;
+  private readonly connectNative: (name: string) => Runtime.Port;
   /** Requests this extension sent to host commands (the toolbar's save_reference, list_ideas…). */
   private readonly pendingHost = new Map<string, PendingHostRequest>();
   private nextHostRequestId = 1;
 
   constructor(private readonly deps: NativeLinkDeps) {
     this.log = deps.log ?? console;
-    this.connectNative = deps.connectNative ?? ((name) => chromeApi.runtime.connectNative(name));
+    this.connectNative = deps.connectNative ?? ((name) => browser.runtime.connectNative(name));
   }
 
   get state(): LinkState {
@@ -130,7 +130,7 @@ export class NativeHostLink {
   }
 
   private connect(reason: string): void {
-    let port: chrome.runtime.Port;
+    let port: Runtime.Port;
     try {
       port = this.connectNative(this.deps.hostName);
     } catch (err) {
@@ -147,7 +147,7 @@ export class NativeHostLink {
     });
     port.onDisconnect.addListener(() => {
       // Reading lastError marks it as checked (no "Unchecked runtime.lastError" noise).
-      const why = chromeApi.runtime.lastError?.message ?? 'host exited';
+      const why = disconnectReason(port) ?? 'host exited';
       if (this.port !== port) return;
       this.port = null;
       this.helloDone = false;

@@ -1,6 +1,6 @@
 import type { TabInfo, TabTarget } from '../../../shared/src/index.js';
 import { EXTENSION_ORIGIN, XipeError } from '../../../shared/src/index.js';
-import { chromeApi } from '../platform/browser.js';
+import { browser } from '../platform/browser.js';
 import { forbiddenReason } from './injection/forbidden-urls.js';
 import { findTarget } from './tabs.js';
 
@@ -17,7 +17,7 @@ export interface ScriptableTab {
 export async function scriptableTab(target: TabTarget, action: string): Promise<ScriptableTab> {
   const tab = await findTarget(target);
   const ref = { id: tab.id, url: tab.url, title: tab.title };
-  const reason = forbiddenReason(tab.url, chromeApi.runtime.getURL('/') || EXTENSION_ORIGIN);
+  const reason = forbiddenReason(tab.url, browser.runtime.getURL('/') || EXTENSION_ORIGIN);
   if (reason !== null) {
     throw new XipeError(
       'INJECTION_BLOCKED',

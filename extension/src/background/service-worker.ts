@@ -1,13 +1,13 @@
 import type { ExtensionHello } from '../../../shared/src/index.js';
 import { NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../../shared/src/index.js';
-import { browser, chromeApi, userScriptsApi } from '../platform/browser.js';
+import { browser, userScriptsApi } from '../platform/browser.js';
 import { handleActionClick } from './action.js';
 import { browserInfo } from './browser-info.js';
+import { registerToolbar } from './collection/index.js';
 import { dispatch } from './dispatcher.js';
 import { HANDLERS } from './handlers/index.js';
 import { NativeHostLink } from './native-port.js';
 import { tabsChanged } from './tabs.js';
-import { registerToolbar } from './toolbar/index.js';
 
 /**
  * MV3 service worker. Chrome stops it after ~30 s idle unless a native port is open, and nothing
@@ -24,8 +24,8 @@ async function buildHello(): Promise<ExtensionHello> {
     role: 'extension',
     protocol: PROTOCOL_VERSION,
     extension: {
-      id: chromeApi.runtime.id,
-      version: chromeApi.runtime.getManifest().version,
+      id: browser.runtime.id,
+      version: browser.runtime.getManifest().version,
       user_scripts_allowed: userScriptsApi() !== null,
       browser: await browserInfo(),
     },

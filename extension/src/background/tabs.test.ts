@@ -38,7 +38,6 @@ const fakeBrowser = {
 };
 vi.mock('../platform/browser.js', () => ({
   browser: fakeBrowser,
-  chromeApi: {},
   userScriptsApi: () => null,
 }));
 

@@ -1,6 +1,6 @@
 import { ListIdeasParams, type ListIdeasResult } from '../../../shared/src/commands/list-ideas.js';
 import { validationError } from '../../../shared/src/errors.js';
-import { listIdeas, resolveWorkspace, workspacesToList } from '../idea-store/index.js';
+import { listIdeas, resolveWorkspace, workspacesToList } from '../../../shared/src/node/idea-store/index.js';
 import type { HostHandler } from './types.js';
 
 /** `list_ideas`: the idea folders of the caller's workspace, or of every registered one. */

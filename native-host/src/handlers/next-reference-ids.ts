@@ -5,8 +5,8 @@ import {
   type NextReferenceIdsResult,
 } from '../../../shared/src/commands/next-reference-ids.js';
 import { validationError } from '../../../shared/src/errors.js';
-import { ideaNotFound, ideaPaths } from '../idea-store/path-safety.js';
-import { resolveWorkspace } from '../idea-store/workspaces.js';
+import { ideaNotFound, ideaPaths } from '../../../shared/src/node/idea-store/path-safety.js';
+import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
 import type { HostHandler } from './types.js';
 
 /** Highest NNN among `{prefix}-NNN` ids in the `colors`/`elements` arrays of one JSON file. */

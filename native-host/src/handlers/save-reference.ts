@@ -4,7 +4,11 @@ import {
 } from '../../../shared/src/commands/save-reference.js';
 import { validationError } from '../../../shared/src/errors.js';
 import { maxPayloadBytes } from '../../../shared/src/node/config.js';
-import { checkPayloadSize, resolveWorkspace, saveReference } from '../idea-store/index.js';
+import {
+  checkPayloadSize,
+  resolveWorkspace,
+  saveReference,
+} from '../../../shared/src/node/idea-store/index.js';
 import type { HostHandler } from './types.js';
 
 /**

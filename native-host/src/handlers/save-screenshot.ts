@@ -11,11 +11,20 @@ import {
   type SaveScreenshotResult,
 } from '../../../shared/src/commands/save-screenshot.js';
 import { validationError, XipeError } from '../../../shared/src/errors.js';
-import { toWriteError, writeFileAtomic } from '../idea-store/atomic-write.js';
-import { withIdeaLock } from '../idea-store/lock.js';
-import { ELEMENT_CROP_PATTERN, FULL_PAGE_PATTERN, nextNumber, padNumber } from '../idea-store/numbering.js';
-import { ideaPaths, prepareIdeaDirs, workspaceRelative } from '../idea-store/path-safety.js';
-import { resolveWorkspace } from '../idea-store/workspaces.js';
+import { toWriteError, writeFileAtomic } from '../../../shared/src/node/idea-store/atomic-write.js';
+import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
+import {
+  ELEMENT_CROP_PATTERN,
+  FULL_PAGE_PATTERN,
+  nextNumber,
+  padNumber,
+} from '../../../shared/src/node/idea-store/numbering.js';
+import {
+  ideaPaths,
+  prepareIdeaDirs,
+  workspaceRelative,
+} from '../../../shared/src/node/idea-store/path-safety.js';
+import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
 import { prepareOutputFile, resolveOutputPath } from '../screenshots/output-path.js';
 import { decodePng } from '../screenshots/png-info.js';
 import type { HostHandler } from './types.js';

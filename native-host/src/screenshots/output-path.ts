@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { XipeError } from '../../../shared/src/errors.js';
-import { toWriteError } from '../idea-store/atomic-write.js';
-import { isWithin } from '../idea-store/path-safety.js';
+import { toWriteError } from '../../../shared/src/node/idea-store/atomic-write.js';
+import { isWithin } from '../../../shared/src/node/idea-store/path-safety.js';
 
 /**
  * Where `capture_screenshot` may write when the agent names a path: a `.png` file inside the

@@ -1,5 +1,5 @@
 import { XipeError } from '../../../shared/src/errors.js';
-import { decodeStrictBase64, pngProblem } from '../idea-store/screenshots.js';
+import { decodeStrictBase64, pngProblem } from '../../../shared/src/node/idea-store/screenshots.js';
 
 /** Decodes the extension's base64 PNG and reads its size from the IHDR chunk (never trusting the sender). */
 export function decodePng(base64: string): { bytes: Buffer; width: number; height: number } {

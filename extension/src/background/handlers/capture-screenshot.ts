@@ -4,9 +4,11 @@ import type {
   TabInfo,
 } from '../../../../shared/src/index.js';
 import { XipeError } from '../../../../shared/src/index.js';
-import { chromeApi } from '../../platform/browser.js';
-import { cropToImage } from '../../toolbar/crop-math.js';
-import { alignStep, planFullPage } from '../../toolbar/stitch-plan.js';
+import { cropToImage } from '../../geometry/crop-math.js';
+import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
+import { browser, executeFunction } from '../../platform/browser.js';
+import { captureQuota, captureTab, pngBase64, StitchJobs } from '../capture/capture.js';
+import { withQuotaRetry } from '../capture/capture-quota.js';
 import { mapApiError } from '../injection/run-injection.js';
 import {
   type ElementProbe,
@@ -15,8 +17,6 @@ import {
   restorePage,
 } from '../screenshot/page-functions.js';
 import { scriptableTab } from '../scriptable-tab.js';
-import { captureQuota, captureTab, pngBase64, StitchJobs } from '../toolbar/capture.js';
-import { withQuotaRetry } from '../toolbar/capture-quota.js';
 import type { HandlerContext } from './types.js';
 
 /**
@@ -35,7 +35,7 @@ async function inPage(
   tabId: number,
   options: PrepareOptions,
 ): Promise<ElementProbe | { found: null; metrics: PageMetrics }> {
-  const [injection] = await chromeApi.scripting.executeScript({
+  const [injection] = await executeFunction({
     target: { tabId },
     func: preparePage,
     args: [options],
@@ -54,12 +54,12 @@ async function measure(tabId: number, options: Omit<PrepareOptions, 'selector'>)
 }
 
 async function restore(tabId: number): Promise<void> {
-  await chromeApi.scripting.executeScript({ target: { tabId }, func: restorePage }).catch(() => undefined);
+  await executeFunction({ target: { tabId }, func: restorePage, args: [] }).catch(() => undefined);
 }
 
 async function bringToFront(tab: TabInfo): Promise<void> {
-  if (!tab.active) await chromeApi.tabs.update(tab.id, { active: true });
-  await chromeApi.windows.update(tab.window_id, { focused: true }).catch(() => undefined);
+  if (!tab.active) await browser.tabs.update(tab.id, { active: true });
+  await browser.windows.update(tab.window_id, { focused: true }).catch(() => undefined);
 }
 
 function canvas2d(width: number, height: number): [OffscreenCanvas, OffscreenCanvasRenderingContext2D] {
@@ -73,7 +73,7 @@ function canvas2d(width: number, height: number): [OffscreenCanvas, OffscreenCan
 async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
   const metrics = await measure(tab.id, { scrollTo: null, hideFloating: false });
   const dataUrl = await withQuotaRetry(captureQuota, () =>
-    chromeApi.tabs.captureVisibleTab(tab.window_id, { format: 'png' }),
+    browser.tabs.captureVisibleTab(tab.window_id, { format: 'png' }),
   );
   const png = dataUrl.slice(dataUrl.indexOf(',') + 1);
   const bytes = Uint8Array.from(atob(png.slice(0, 44)), (c) => c.charCodeAt(0));

@@ -1,4 +1,4 @@
-import { chromeApi } from '../../platform/browser.js';
+import { executeFunction } from '../../platform/browser.js';
 
 /**
  * Names reserved for toolbars, current and legacy. The project's own toolbar (issue 4) lives in a
@@ -41,7 +41,7 @@ export async function removeToolbars(tabId: number): Promise<void> {
   const args: [string, string, string] = [TOOLBAR_HOST_TAG, TOOLBAR_MARKER, LEGACY_TOOLBAR_MARKER];
   await Promise.all(
     (['MAIN', 'ISOLATED'] as const).map((world) =>
-      chromeApi.scripting.executeScript({
+      executeFunction({
         target: { tabId },
         world,
         injectImmediately: true,

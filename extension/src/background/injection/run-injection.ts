@@ -1,6 +1,6 @@
 import type { InjectMethod, InjectWorld } from '../../../../shared/src/index.js';
 import { XipeError } from '../../../../shared/src/index.js';
-import { chromeApi } from '../../platform/browser.js';
+import { executeFunction, userScriptsNamespace } from '../../platform/browser.js';
 import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
 import { LruCache } from './lru-cache.js';
 import { INJECTED_SOURCE_URL, type PageError, PageOutcome, PageReport, pageRuntime } from './page-runtime.js';
@@ -93,14 +93,16 @@ function prepare(code: string): PreparedCode {
  */
 class UserScriptsUnavailable extends Error {}
 
+type UserScripts = NonNullable<ReturnType<typeof userScriptsNamespace>>;
+
 /**
  * Prefers userScripts. Its availability is not probed first (that is one more browser round trip
  * per call, `userScriptsApi()`'s getScripts): the namespace is missing while the toggle is off,
  * or its methods throw synchronously.
  */
 async function runEither(request: InjectionRequest): Promise<InjectionOutput> {
-  const api = chromeApi.userScripts as typeof chrome.userScripts | undefined;
-  if (api !== undefined && typeof api.execute === 'function') {
+  const api = userScriptsNamespace();
+  if (api !== undefined) {
     try {
       return { returnValue: await viaUserScripts(api, request), method: 'userScripts' };
     } catch (err) {
@@ -132,7 +134,7 @@ export async function runInjection(request: InjectionRequest): Promise<Injection
   }
 }
 
-async function viaUserScripts(api: typeof chrome.userScripts, request: InjectionRequest): Promise<unknown> {
+async function viaUserScripts(api: UserScripts, request: InjectionRequest): Promise<unknown> {
   lastCallId += 1;
   const callId = String(lastCallId);
   const world = request.world === 'main' ? 'MAIN' : 'USER_SCRIPT';
@@ -145,7 +147,7 @@ async function viaUserScripts(api: typeof chrome.userScripts, request: Injection
     const sources = (typeof code === 'string' ? [code] : code).map((text) => ({ code: text }));
     const [head, ...rest] = sources;
     if (head === undefined) return null;
-    let pending: Promise<chrome.userScripts.InjectionResult[]>;
+    let pending: Promise<{ result?: unknown }[]>;
     try {
       pending = api.execute({
         target: { tabId: request.tabId },
@@ -204,9 +206,9 @@ async function viaScripting(request: InjectionRequest): Promise<unknown> {
       { tab_id: request.tabId, world: request.world, user_scripts_allowed: false },
     );
   }
-  let results: chrome.scripting.InjectionResult<unknown>[];
+  let results: { result?: unknown }[];
   try {
-    results = await chromeApi.scripting.executeScript({
+    results = await executeFunction({
       target: { tabId: request.tabId },
       world: 'MAIN',
       injectImmediately: true,

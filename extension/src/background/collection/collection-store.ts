@@ -1,0 +1,209 @@
+import type {
+  CollectedColor,
+  CollectedElement,
+  Collection,
+  ColorDraft,
+  ColorRole,
+  ElementDraft,
+  Typography,
+} from '../../../../shared/src/toolbar-messages.js';
+import { Collection as CollectionSchema } from '../../../../shared/src/toolbar-messages.js';
+import type { StoredCrop } from '../capture/capture.js';
+
+/**
+ * What the designer collected in a tab, kept in extension storage (not in the page, not in worker
+ * memory) so it survives collapsing the toolbar, a service-worker restart and a host reconnect.
+ * Cleared only after a successful save. Crops are stored under their own keys so listing the
+ * collection never moves megabytes of base64 around.
+ */
+
+export interface KeyValueStorage {
+  get(keys: string[]): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+  remove(keys: string[]): Promise<void>;
+}
+
+export type { StoredCrop };
+
+const COLLECTION_PREFIX = 'xipe-toolbar:collection:';
+const CROP_PREFIX = 'xipe-toolbar:crop:';
+
+export const collectionKey = (tabId: number): string => `${COLLECTION_PREFIX}${tabId}`;
+export const cropKey = (key: string): string => `${CROP_PREFIX}${key}`;
+
+export function emptyCollection(pageUrl: string, now: Date): Collection {
+  return { source_url: pageUrl, started_at: now.toISOString(), elements: [], colors: [], typography: {} };
+}
+
+export class CollectionStore {
+  /** One chain per tab: read-modify-write of a collection never interleaves. */
+  private readonly chains = new Map<number, Promise<unknown>>();
+
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly newKey: () => string = () => crypto.randomUUID(),
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private serial<T>(tabId: number, work: () => Promise<T>): Promise<T> {
+    const prev = this.chains.get(tabId) ?? Promise.resolve();
+    const next = prev.then(work, work);
+    this.chains.set(
+      tabId,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  private async read(tabId: number): Promise<Collection | null> {
+    const raw = (await this.storage.get([collectionKey(tabId)]))[collectionKey(tabId)];
+    if (raw === undefined) return null;
+    const parsed = CollectionSchema.safeParse(raw);
+    return parsed.success ? parsed.data : null;
+  }
+
+  private async write(tabId: number, c: Collection): Promise<void> {
+    await this.storage.set({ [collectionKey(tabId)]: c });
+  }
+
+  /** The tab's collection; an empty one follows the page the designer is on now. */
+  get(tabId: number, pageUrl: string, typography?: Typography): Promise<Collection> {
+    return this.serial(tabId, async () => {
+      const current = await this.read(tabId);
+      const empty = !current || (current.elements.length === 0 && current.colors.length === 0);
+      if (current && !empty && !typography) return current;
+      const base =
+        current && !empty
+          ? current
+          : {
+              ...emptyCollection(pageUrl, this.now()),
+              ...(current?.last_target ? { last_target: current.last_target } : {}),
+            };
+      // Page-level typography fills in what the designer has not picked.
+      const next = typography ? { ...base, typography: { ...typography, ...base.typography } } : base;
+      if (JSON.stringify(next) !== JSON.stringify(current)) await this.write(tabId, next);
+      return next;
+    });
+  }
+
+  /**
+   * Adds an element with its crop. The crop may still be on its way (a capture in progress): the
+   * collection is read meanwhile, and nothing is written if the capture fails.
+   */
+  addElement(
+    tabId: number,
+    draft: ElementDraft,
+    pendingCrop: StoredCrop | null | Promise<StoredCrop | null>,
+  ): Promise<CollectedElement> {
+    // Settled at once, so a capture that fails before its turn is never an unhandled rejection.
+    const cropResult = Promise.resolve(pendingCrop).then(
+      (crop) => ({ crop }),
+      (error: unknown) => ({ error }),
+    );
+    return this.serial(tabId, async () => {
+      const [stored, captured] = await Promise.all([this.read(tabId), cropResult]);
+      if ('error' in captured) throw captured.error;
+      const crop = captured.crop;
+      const c = stored ?? emptyCollection(draft.page_url, this.now());
+      const key = this.newKey();
+      const item: CollectedElement = {
+        ...draft,
+        key,
+        created_at: this.now().toISOString(),
+        crop: crop ? { width: crop.width, height: crop.height } : null,
+      };
+      const next = { ...c, elements: [...c.elements, item] };
+      // One write for the crop and the item that names it: one round trip, and never one without the other.
+      await this.storage.set({ ...(crop ? { [cropKey(key)]: crop } : {}), [collectionKey(tabId)]: next });
+      return item;
+    });
+  }
+
+  addColor(tabId: number, draft: ColorDraft): Promise<CollectedColor> {
+    return this.serial(tabId, async () => {
+      const c = (await this.read(tabId)) ?? emptyCollection(draft.page_url, this.now());
+      const item: CollectedColor = { ...draft, key: this.newKey(), created_at: this.now().toISOString() };
+      await this.write(tabId, { ...c, colors: [...c.colors, item] });
+      return item;
+    });
+  }
+
+  update(
+    tabId: number,
+    key: string,
+    change: { comment?: string | null | undefined; role?: ColorRole | undefined },
+  ): Promise<Collection> {
+    return this.serial(tabId, async () => {
+      const c = await this.read(tabId);
+      if (!c) throw new Error('Nothing collected in this tab');
+      const elements = c.elements.map((e) => {
+        if (e.key !== key || change.comment === undefined) return e;
+        const { comment: _old, ...rest } = e;
+        return change.comment === null || change.comment === '' ? rest : { ...rest, comment: change.comment };
+      });
+      const colors = c.colors.map((col) =>
+        col.key === key && change.role ? { ...col, role: change.role } : col,
+      );
+      const next = { ...c, elements, colors };
+      await this.write(tabId, next);
+      return next;
+    });
+  }
+
+  remove(tabId: number, key: string): Promise<Collection> {
+    return this.serial(tabId, async () => {
+      const c = await this.read(tabId);
+      if (!c) throw new Error('Nothing collected in this tab');
+      const next = {
+        ...c,
+        elements: c.elements.filter((e) => e.key !== key),
+        colors: c.colors.filter((col) => col.key !== key),
+      };
+      await this.write(tabId, next);
+      await this.storage.remove([cropKey(key)]);
+      return next;
+    });
+  }
+
+  async crop(key: string): Promise<StoredCrop | null> {
+    const raw = (await this.storage.get([cropKey(key)]))[cropKey(key)];
+    if (!raw || typeof raw !== 'object') return null;
+    const { png, width, height } = raw as Partial<StoredCrop>;
+    return typeof png === 'string' && typeof width === 'number' && typeof height === 'number'
+      ? { png, width, height }
+      : null;
+  }
+
+  /** Empties the collection after a successful save, remembering where it went. */
+  clear(tabId: number, pageUrl: string, lastTarget?: Collection['last_target']): Promise<Collection> {
+    return this.serial(tabId, async () => {
+      const c = await this.read(tabId);
+      const target = lastTarget ?? c?.last_target;
+      const next: Collection = {
+        ...emptyCollection(pageUrl, this.now()),
+        typography: c?.typography ?? {},
+        ...(target ? { last_target: target } : {}),
+      };
+      await this.write(tabId, next);
+      if (c) await this.storage.remove(c.elements.map((e) => cropKey(e.key)));
+      return next;
+    });
+  }
+
+  /** Forgets a closed tab and its crops. */
+  drop(tabId: number): Promise<void> {
+    return this.serial(tabId, async () => {
+      const c = await this.read(tabId);
+      await this.storage.remove([collectionKey(tabId), ...(c?.elements.map((e) => cropKey(e.key)) ?? [])]);
+    });
+  }
+
+  /** Drops collections of tabs that no longer exist (tab ids do not survive a browser restart). */
+  async prune(liveTabIds: ReadonlySet<number>, allKeys: readonly string[]): Promise<void> {
+    for (const key of allKeys) {
+      if (!key.startsWith(COLLECTION_PREFIX)) continue;
+      const tabId = Number(key.slice(COLLECTION_PREFIX.length));
+      if (Number.isInteger(tabId) && !liveTabIds.has(tabId)) await this.drop(tabId);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * background/collection/ is the designer toolbar's service-worker side: it opens the toolbar in a
+ * tab (open.ts), answers the toolbar's messages (messages.ts), keeps each tab's collection in
+ * extension storage (collection-store.ts) and saves it through the host (reference-builder.ts,
+ * host-link.ts). The pixels come from background/capture/, which capture_screenshot shares.
+ */
+import { browser, type Runtime } from '../../platform/browser.js';
+import { captureCrop, StitchJobs } from '../capture/capture.js';
+import { CollectionStore, type KeyValueStorage } from './collection-store.js';
+import type { HostLink } from './host-link.js';
+import { createToolbarHandler, isToolbarMessage } from './messages.js';
+import { openToolbar } from './open.js';
+
+export { type OpenToolbarOptions, openToolbar, type ToolbarState } from './open.js';
+
+const localStorageArea: KeyValueStorage = {
+  get: (keys) => browser.storage.local.get(keys),
+  set: (items) => browser.storage.local.set(items),
+  remove: (keys) => browser.storage.local.remove(keys),
+};
+
+/**
+ * The designer toolbar's service-worker side. Called once, synchronously, at the top level of the
+ * service worker so the listeners exist whenever Chrome wakes the worker for one of them.
+ */
+export function registerToolbar(link: HostLink): void {
+  const store = new CollectionStore(localStorageArea);
+  const jobs = new StitchJobs();
+  const handle = createToolbarHandler({
+    store,
+    host: link,
+    capture: {
+      crop: captureCrop,
+      begin: (tabId, width, height) => jobs.begin(tabId, width, height),
+      band: (tabId, job, band, viewport, windowId) => jobs.band(tabId, job, band, viewport, windowId),
+      end: (tabId, job) => jobs.end(tabId, job),
+      abandon: (tabId, job) => jobs.abandon(tabId, job),
+    },
+  });
+
+  // A listener that returns a promise answers with its value; undefined leaves the message to others.
+  browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
+    if (!isToolbarMessage(message)) return undefined;
+    const tab = sender.tab;
+    const tabUrl = sender.url ?? tab?.url;
+    // Only our own content script in a tab's top frame; extension pages and sub-frames are refused.
+    if (sender.id !== browser.runtime.id || tab?.id === undefined || sender.frameId !== 0 || !tabUrl) {
+      return Promise.resolve({
+        ok: false,
+        error: { code: 'UNAUTHORIZED', message: 'Toolbar messages come from the toolbar only.' },
+      });
+    }
+    return handle(message, { tabId: tab.id, tabUrl, windowId: tab.windowId });
+  });
+
+  browser.tabs.onRemoved.addListener((tabId) => {
+    void store.drop(tabId);
+  });
+
+  // Tab ids do not survive a browser restart: forget collections of tabs that are gone.
+  browser.runtime.onStartup.addListener(() => {
+    void (async () => {
+      const [tabs, all] = await Promise.all([browser.tabs.query({}), browser.storage.local.get(null)]);
+      await store.prune(new Set(tabs.flatMap((t) => (t.id === undefined ? [] : [t.id]))), Object.keys(all));
+    })();
+  });
+}
+
+/** The action button (and its keyboard shortcut, `_execute_action`): toggles the toolbar. */
+export async function toggleToolbar(tabId: number): Promise<void> {
+  try {
+    await openToolbar(tabId, { mode: 'toggle' });
+  } catch (err) {
+    // chrome://, the Web Store and similar pages refuse injection: say so on the button.
+    const message = err instanceof Error ? err.message : String(err);
+    await browser.action.setBadgeText({ tabId, text: '!' });
+    await browser.action.setTitle({ tabId, title: `X-IPE toolbar cannot run on this page: ${message}` });
+  }
+}

@@ -1,0 +1,199 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ModeContext, ModeSession, ToolbarMode } from './modes/mode.js';
+
+/**
+ * The controller's mode machine with two stand-in modes (a tool and a run); the real modes have
+ * their own tests in modes/, and the whole toolbar runs in a real browser in test/e2e.
+ */
+
+const entered: { mode: string; ctx: ModeContext }[] = [];
+const confirm = vi.fn();
+let runJob: { release(): void } | null = null;
+
+function tool(name: string, key: string): ToolbarMode {
+  return {
+    name,
+    label: name,
+    key,
+    icon: '<svg></svg>',
+    hint: `${name} hint`,
+    kind: 'tool',
+    enter(ctx): ModeSession {
+      entered.push({ mode: name, ctx });
+      return { confirm };
+    },
+  };
+}
+
+const run: ToolbarMode = {
+  name: 'run',
+  label: 'Run',
+  key: 'r',
+  icon: '<svg></svg>',
+  hint: 'run hint',
+  kind: 'run',
+  async enter(ctx) {
+    entered.push({ mode: 'run', ctx });
+    await ctx.exclusive(() => new Promise<void>((release) => (runJob = { release })));
+    ctx.setStatus('run done', 'ok');
+    ctx.finish();
+    return undefined;
+  },
+};
+
+vi.mock('./modes/index.js', () => ({ MODES: [tool('alpha', 'a'), tool('beta', 'b'), run] }));
+vi.mock('./runtime.js', () => ({
+  ToolbarFailure: class extends Error {},
+  send: vi.fn(async (request: { type: string }) => {
+    if (request.type === 'xipe-toolbar:get_state')
+      return {
+        collection: { source_url: location.href, started_at: '', elements: [], colors: [], typography: {} },
+        host_connected: true,
+      };
+    if (request.type === 'xipe-toolbar:list_ideas') return { workspaces: [] };
+    throw new Error(`unexpected ${request.type}`);
+  }),
+}));
+const { ToolbarApp } = await import('./app.js');
+
+let shadow: ShadowRoot;
+let app: InstanceType<typeof ToolbarApp>;
+
+beforeEach(() => {
+  entered.length = 0;
+  confirm.mockReset();
+  runJob = null;
+  // The toolbar's shadow root is closed; keep a handle to it as DevTools would.
+  const attach = Element.prototype.attachShadow;
+  vi.spyOn(Element.prototype, 'attachShadow').mockImplementation(function (this: Element, init) {
+    shadow = attach.call(this, init);
+    return shadow;
+  });
+  app = new ToolbarApp();
+});
+
+afterEach(() => {
+  app.destroy();
+  vi.restoreAllMocks();
+});
+
+const button = (name: string) => {
+  const b = shadow.querySelector<HTMLButtonElement>(`.mode[data-mode="${name}"]`);
+  if (!b) throw new Error(`no ${name} button`);
+  return b;
+};
+const pressed = () =>
+  [...shadow.querySelectorAll('.mode[aria-pressed="true"]')].map((b) => b.getAttribute('data-mode'));
+const status = () => shadow.querySelector('.status')?.textContent;
+const last = () => {
+  const e = entered.at(-1);
+  if (!e) throw new Error('no mode entered');
+  return e;
+};
+const key = (k: string, init: KeyboardEventInit = {}) =>
+  window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...init }));
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('toolbar controller', () => {
+  it('builds one button per registered mode, in order', () => {
+    expect([...shadow.querySelectorAll('.mode')].map((b) => b.getAttribute('data-mode'))).toEqual([
+      'alpha',
+      'beta',
+      'run',
+    ]);
+    expect(button('alpha').title).toBe('alpha (A)');
+  });
+
+  it('turns a mode on with its button and off with it again', async () => {
+    button('alpha').click();
+    await settle();
+    expect(last().mode).toBe('alpha');
+    expect(pressed()).toEqual(['alpha']);
+    expect(status()).toBe('alpha hint');
+    button('alpha').click();
+    expect(last().ctx.signal.aborted).toBe(true);
+    expect(pressed()).toEqual([]);
+    expect(status()).toBe('Ready.');
+  });
+
+  it('keeps one mode on: the next one ends the last, and its overlays go', async () => {
+    button('alpha').click();
+    await settle();
+    const alpha = last().ctx;
+    alpha.overlay.append(document.createElement('div'));
+    button('beta').click();
+    await settle();
+    expect(alpha.signal.aborted).toBe(true);
+    expect(alpha.overlay.childElementCount).toBe(0);
+    expect(last().mode).toBe('beta');
+    expect(pressed()).toEqual(['beta']);
+  });
+
+  it('stops a tool on Esc and confirms it on Enter, from anywhere in the page', async () => {
+    button('alpha').click();
+    await settle();
+    key('Enter');
+    expect(confirm).toHaveBeenCalledTimes(1);
+    key('Escape');
+    expect(last().ctx.signal.aborted).toBe(true);
+    key('Enter');
+    expect(confirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes mode shortcuts inside the toolbar, but not while typing or with modifiers', async () => {
+    const panel = shadow.querySelector('.panel');
+    panel?.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', bubbles: true, composed: true }));
+    await settle();
+    expect(last().mode).toBe('beta');
+    panel?.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', ctrlKey: true, bubbles: true }));
+    const note = document.createElement('textarea');
+    panel?.append(note);
+    note.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true }));
+    await settle();
+    expect(entered.map((e) => e.mode)).toEqual(['beta']);
+  });
+
+  it('lets a run finish: Esc and other modes do not cancel it, and its end leaves them alone', async () => {
+    button('run').click();
+    await settle();
+    const runCtx = last().ctx;
+    key('Escape');
+    expect(pressed()).toEqual(['run']);
+    button('alpha').click();
+    await settle();
+    expect(runCtx.signal.aborted).toBe(false);
+    expect(pressed()).toEqual(['alpha']);
+    runJob?.release();
+    await settle();
+    expect(status()).toBe('run done');
+    expect(pressed()).toEqual(['alpha']);
+    expect(last().ctx.signal.aborted).toBe(false);
+  });
+
+  it('does not start a run while a capture is busy', async () => {
+    button('run').click();
+    await settle();
+    button('run').click(); // turns the button off; the job goes on
+    button('run').click();
+    await settle();
+    expect(entered.map((e) => e.mode)).toEqual(['run']);
+    runJob?.release();
+  });
+
+  it('stops the mode when the panel collapses, and ends everything when it closes', async () => {
+    button('alpha').click();
+    await settle();
+    const collapse = shadow.querySelector<HTMLButtonElement>('.head button[aria-label^="Collapse"]');
+    collapse?.click();
+    expect(last().ctx.signal.aborted).toBe(true);
+    button('beta').click();
+    await settle();
+    const host = document.querySelector('x-ipe-uiux-toolbar');
+    expect(host).not.toBeNull();
+    shadow.querySelector<HTMLButtonElement>('.head button[aria-label="Close toolbar"]')?.click();
+    expect(last().ctx.signal.aborted).toBe(true);
+    expect(document.querySelector('x-ipe-uiux-toolbar')).toBeNull();
+    expect(app.isOpen()).toBe(false);
+  });
+});

@@ -1,0 +1,205 @@
+import { CaptureVeil } from './capture-veil.js';
+import { CollectionSync } from './collection-sync.js';
+import { selectorFor } from './dom-inspect.js';
+import { MODES, type ModeContext, type ModeSession, type ToolbarMode } from './modes/index.js';
+import { buildPanel, type Panel } from './panel.js';
+import { PaletteView } from './views/palette-view.js';
+
+/** The mode that is on, and what ends it. */
+interface Active {
+  mode: ToolbarMode;
+  abort: AbortController;
+  session: ModeSession | null;
+}
+
+/**
+ * The designer toolbar: one instance per page, all DOM inside a closed shadow root under one host
+ * element, every listener bound to one AbortController so `destroy()` leaves no trace. State that
+ * matters (the collection) lives in the service worker; CollectionSync renders it. This controller
+ * wires the panel, keeps at most one mode on and routes the keyboard.
+ */
+export class ToolbarApp {
+  private readonly abort = new AbortController();
+  private readonly ui: Panel;
+  private readonly veil: CaptureVeil;
+  private readonly collection: CollectionSync;
+  private readonly palette: PaletteView;
+  private readonly selectors = new WeakMap<Element, string>();
+  private active: Active | null = null;
+  private destroyed = false;
+  onDestroy: (() => void) | null = null;
+
+  constructor() {
+    const signal = this.abort.signal;
+    this.ui = buildPanel(
+      MODES,
+      {
+        toggleMode: (mode) => void this.toggle(mode),
+        collapsed: (collapsed) => {
+          if (collapsed) this.stop();
+        },
+        close: () => this.destroy(),
+      },
+      signal,
+    );
+    const ui = this.ui;
+    this.veil = new CaptureVeil(ui.root, ui.mask);
+    this.collection = new CollectionSync({ ...ui, veil: this.veil }, signal);
+    this.palette = new PaletteView(ui.palette, (draft) => void this.collection.addColor(draft), signal);
+    ui.status.set('Pick elements (E), areas (A), colours (C) or the full page (P).');
+    document.documentElement.append(ui.host);
+    this.raise();
+
+    // Keyboard: shortcuts while focus is in the toolbar; Esc/Enter anywhere while a mode runs.
+    ui.shadow.addEventListener('keydown', (e) => this.onPanelKey(e as KeyboardEvent), { signal });
+    window.addEventListener('keydown', (e) => this.onGlobalKey(e), { capture: true, signal });
+    // Another top-layer element (a page dialog) may cover us: move back on top when focus returns.
+    document.addEventListener('toggle', () => this.raise(), { capture: true, signal });
+    void this.collection.refresh();
+  }
+
+  // ── lifecycle ──────────────────────────────────────────────────────────────────────────────
+
+  /** Re-enters the top layer (last shown is on top). */
+  private raise(): void {
+    const host = this.ui.host;
+    try {
+      if (host.matches(':popover-open')) host.hidePopover();
+      host.showPopover();
+    } catch {
+      // Popover unsupported or host detached: the max z-index inline style still applies.
+    }
+  }
+
+  open(): void {
+    this.ui.panel.classList.remove('collapsed');
+    this.raise();
+  }
+
+  isOpen(): boolean {
+    return !this.destroyed;
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.stop();
+    this.abort.abort();
+    this.ui.host.remove();
+    this.onDestroy?.();
+  }
+
+  // ── modes ──────────────────────────────────────────────────────────────────────────────────
+
+  private async toggle(mode: ToolbarMode): Promise<void> {
+    if (this.active?.mode === mode) {
+      this.stop();
+      return;
+    }
+    this.stop();
+    if (mode.kind === 'run' && this.collection.busy) return;
+    const active: Active = { mode, abort: new AbortController(), session: null };
+    this.active = active;
+    this.showPressed(mode);
+    this.ui.status.set(mode.hint);
+    try {
+      active.session = (await mode.enter(this.contextFor(active))) ?? null;
+    } catch (err) {
+      this.ui.status.fail(err);
+      this.end(active);
+    }
+  }
+
+  /** Turns the mode that is on off, as Esc does. */
+  private stop(): void {
+    const active = this.active;
+    if (!active) return;
+    this.end(active);
+    if (active.mode.kind === 'tool') this.ui.status.set('Ready.');
+  }
+
+  /** Ends one activation (if it is still the one on): its listeners and overlays go. */
+  private end(active: Active): void {
+    if (this.active !== active) return;
+    this.active = null;
+    active.abort.abort();
+    this.ui.overlay.replaceChildren();
+    this.showPressed(null);
+  }
+
+  private showPressed(mode: ToolbarMode | null): void {
+    for (const [m, b] of this.ui.modeButtons) b.setAttribute('aria-pressed', String(m === mode));
+  }
+
+  private selectorOf(el: Element): string {
+    let s = this.selectors.get(el);
+    if (!s) {
+      s = selectorFor(el);
+      this.selectors.set(el, s);
+    }
+    return s;
+  }
+
+  private contextFor(active: Active): ModeContext {
+    const { ui, collection } = this;
+    // A run is not cancelled by Esc or the buttons (see ToolbarMode.kind), only by closing.
+    const signal =
+      active.mode.kind === 'run'
+        ? this.abort.signal
+        : AbortSignal.any([active.abort.signal, this.abort.signal]);
+    return {
+      signal,
+      overlay: ui.overlay,
+      veil: this.veil,
+      get busy() {
+        return collection.busy;
+      },
+      setStatus: (text, kind) => ui.status.set(text, kind),
+      progress: (text, fraction) => ui.status.progress(text, fraction),
+      fail: (err) => ui.status.fail(err),
+      selectorOf: (el) => this.selectorOf(el),
+      suggestedRole: (hex) => this.palette.suggestedRole(hex),
+      captureElement: (el, kind, rect) => collection.captureElement(el, kind, rect, this.selectorOf(el)),
+      addColor: (draft) => collection.addColor(draft),
+      exclusive: (job) => collection.exclusive(job),
+      added: (item) => collection.added(item),
+      stop: () => {
+        if (this.active === active) this.stop();
+      },
+      finish: () => this.end(active),
+    };
+  }
+
+  // ── keyboard ───────────────────────────────────────────────────────────────────────────────
+
+  private onPanelKey(e: KeyboardEvent): void {
+    const target = e.composedPath()[0];
+    if (
+      target instanceof HTMLTextAreaElement ||
+      target instanceof HTMLSelectElement ||
+      target instanceof HTMLInputElement
+    )
+      return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const mode = MODES.find((m) => m.key === e.key.toLowerCase());
+    if (mode) {
+      e.preventDefault();
+      e.stopPropagation();
+      void this.toggle(mode);
+    }
+  }
+
+  private onGlobalKey(e: KeyboardEvent): void {
+    const active = this.active;
+    if (!active || active.mode.kind === 'run') return;
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      this.stop();
+    } else if (e.key === 'Enter' && active.session?.confirm) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      active.session.confirm();
+    }
+  }
+}

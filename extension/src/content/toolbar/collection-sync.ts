@@ -1,0 +1,251 @@
+import type {
+  CollectedElement,
+  Collection,
+  ColorDraft,
+  ColorRole,
+  CssRect,
+  IdeasListing,
+} from '../../../../shared/src/toolbar-messages.js';
+import type { CaptureVeil } from './capture-veil.js';
+import { visiblePart } from './dom.js';
+import { pageTypography, viewportInfo } from './dom-inspect.js';
+import { elementDraft } from './drafts.js';
+import { send, ToolbarFailure } from './runtime.js';
+import type { StatusLine } from './status-line.js';
+import { renderColors } from './views/colors-view.js';
+import { ElementsView } from './views/elements-view.js';
+import { renderSaveForm } from './views/save-form.js';
+
+export interface CollectionElements {
+  badge: HTMLElement;
+  list: HTMLElement;
+  colors: HTMLElement;
+  save: HTMLElement;
+  overlay: HTMLElement;
+  status: StatusLine;
+  veil: CaptureVeil;
+}
+
+/**
+ * The page's copy of the tab's collection. The worker owns the collection (it survives the
+ * toolbar); every change is a request to it, and its answer is what gets rendered here.
+ */
+export class CollectionSync {
+  private collection: Collection | null = null;
+  private ideas: IdeasListing | null = null;
+  private capturing = false;
+  private readonly elements: ElementsView;
+
+  constructor(
+    private readonly ui: CollectionElements,
+    private readonly signal: AbortSignal,
+  ) {
+    this.elements = new ElementsView(
+      ui.list,
+      ui.overlay,
+      {
+        comment: (key, comment) => void this.update(key, { comment }),
+        remove: (key) => void this.remove(key),
+      },
+      signal,
+    );
+  }
+
+  /** A capture is in flight. */
+  get busy(): boolean {
+    return this.capturing;
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const state = await send({
+        type: 'xipe-toolbar:get_state',
+        page_url: location.href,
+        typography: pageTypography(),
+      });
+      this.collection = state.collection;
+      this.render();
+      if (!state.host_connected)
+        this.renderSave(
+          'The X-IPE host is not connected: captures are kept, saving needs `x-ipe-uiux install`.',
+        );
+      // When the host is down the worker reconnects by itself: the list comes as soon as it is back.
+      void this.loadIdeas();
+    } catch (err) {
+      this.ui.status.fail(err);
+    }
+  }
+
+  /**
+   * Loads the workspaces and idea folders from the host. A host that is (re)starting answers with
+   * an error for a moment, so keep asking with back-off (1 s doubling to 8 s, about a minute in all)
+   * until it answers or the toolbar closes; the ↻ button asks again at once.
+   */
+  async loadIdeas(): Promise<void> {
+    const signal = this.signal;
+    for (let attempt = 0, delay = 1000; attempt < 10 && !signal.aborted; attempt += 1) {
+      try {
+        this.ideas = await send({ type: 'xipe-toolbar:list_ideas' });
+        this.renderSave();
+        return;
+      } catch (err) {
+        if (this.ideas === null) this.renderSave(err instanceof Error ? err.message : String(err));
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 8000);
+    }
+  }
+
+  private render(): void {
+    const c = this.collection;
+    if (!c) return;
+    this.renderBadge(c);
+    this.elements.render(c.elements);
+    this.renderColors(c);
+    this.renderSave();
+  }
+
+  private renderBadge(c: Collection): void {
+    this.ui.badge.textContent = String(c.elements.length + c.colors.length);
+  }
+
+  private renderColors(c: Collection): void {
+    renderColors(
+      this.ui.colors,
+      c.colors,
+      { role: (key, role) => void this.update(key, { role }), remove: (key) => void this.remove(key) },
+      this.signal,
+    );
+  }
+
+  private renderSave(problem?: string): void {
+    renderSaveForm(
+      this.ui.save,
+      { collection: this.collection, ideas: this.ideas, problem },
+      { save: (ws, idea) => void this.save(ws, idea), reloadIdeas: () => void this.loadIdeas() },
+      this.signal,
+    );
+  }
+
+  private async update(key: string, change: { comment?: string | null; role?: ColorRole }): Promise<void> {
+    try {
+      const c = await send({ type: 'xipe-toolbar:update_item', key, ...change });
+      this.collection = c;
+      if (change.role) this.renderColors(c);
+      this.renderBadge(c);
+      if (change.comment !== undefined) this.ui.status.set('Note saved.', 'ok');
+    } catch (err) {
+      this.ui.status.fail(err);
+    }
+  }
+
+  private async remove(key: string): Promise<void> {
+    try {
+      this.collection = await send({ type: 'xipe-toolbar:remove_item', key });
+      this.elements.forget(key);
+      this.render();
+    } catch (err) {
+      this.ui.status.fail(err);
+    }
+  }
+
+  private async save(workspace: string, ideaFolder: string): Promise<void> {
+    const status = this.ui.status;
+    if (!ideaFolder) {
+      status.set('Choose an idea folder first.', 'error');
+      return;
+    }
+    status.set(`Saving to ${ideaFolder}…`);
+    try {
+      const r = await send({
+        type: 'xipe-toolbar:save',
+        idea_folder: ideaFolder,
+        ...(workspace ? { workspace } : {}),
+      });
+      this.elements.forget(null);
+      const saved = `Saved session ${r.session_number} → ${r.session_path}`;
+      status.set(saved, 'ok');
+      const state = await send({ type: 'xipe-toolbar:get_state', page_url: location.href });
+      this.collection = state.collection;
+      this.render();
+      status.set(saved, 'ok');
+      void this.loadIdeas();
+    } catch (err) {
+      const hint =
+        err instanceof ToolbarFailure && err.code === 'IDEA_NOT_FOUND' ? ' (reload the idea list)' : '';
+      status.set(
+        `Not saved: ${err instanceof Error ? err.message : String(err)}${hint} — your captures are kept.`,
+        'error',
+      );
+    }
+  }
+
+  /** Runs a capture job with `busy` set (callers refuse to start another meanwhile). */
+  async exclusive<T>(job: () => Promise<T>): Promise<T> {
+    this.capturing = true;
+    try {
+      return await job();
+    } finally {
+      this.capturing = false;
+    }
+  }
+
+  /**
+   * Captures an element or area: styles from the page, the crop from the worker, with the toolbar
+   * hidden and the page masked outside the crop meanwhile. Ignored while another capture runs.
+   */
+  async captureElement(
+    el: Element,
+    kind: 'element' | 'area',
+    rect: CssRect,
+    selector: string,
+  ): Promise<void> {
+    if (this.capturing) return;
+    const started = performance.now();
+    const veil = this.ui.veil;
+    try {
+      await this.exclusive(async () => {
+        const visible = visiblePart(rect);
+        if (!visible) throw new Error('That is outside the visible page; scroll to it first.');
+        const draft = elementDraft(el, kind, rect, selector);
+        let item: CollectedElement;
+        try {
+          await veil.lower(visible);
+          item = await send({
+            type: 'xipe-toolbar:capture_element',
+            draft,
+            crop: visible,
+            viewport: viewportInfo(),
+          });
+        } finally {
+          veil.lift();
+        }
+        this.added(item);
+        const ms = Math.round(performance.now() - started);
+        const size = item.crop ? ` (${item.crop.width}×${item.crop.height} px)` : '';
+        this.ui.status.set(`Captured ${item.selector}${size} in ${ms} ms.`, 'ok');
+      });
+    } catch (err) {
+      this.ui.status.fail(err);
+    }
+  }
+
+  async addColor(draft: ColorDraft): Promise<void> {
+    try {
+      const item = await send({ type: 'xipe-toolbar:add_color', draft });
+      if (this.collection)
+        this.collection = { ...this.collection, colors: [...this.collection.colors, item] };
+      this.render();
+      this.ui.status.set(`Added ${item.hex} as ${item.role}.`, 'ok');
+    } catch (err) {
+      this.ui.status.fail(err);
+    }
+  }
+
+  /** Lists an element the worker has stored. */
+  added(item: CollectedElement): void {
+    if (this.collection)
+      this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
+    this.render();
+  }
+}

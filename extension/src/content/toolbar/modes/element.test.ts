@@ -1,0 +1,109 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest';
+import { elementMode } from './element.js';
+import { fakeContext, frames, installLayout, layout, pointer } from './mode-test-kit.js';
+
+let card: HTMLElement;
+let title: HTMLElement;
+
+beforeEach(() => {
+  document.body.replaceChildren();
+  installLayout();
+  card = document.createElement('article');
+  card.id = 'card';
+  title = document.createElement('h2');
+  title.textContent = 'Pricing';
+  card.append(title);
+  document.body.append(card);
+  layout(card, { x: 100, y: 100, width: 300, height: 200 });
+  layout(title, { x: 120, y: 120, width: 200, height: 30 });
+});
+
+describe('element mode', () => {
+  it('highlights the deepest element under the pointer with its selector and size', async () => {
+    const ctx = fakeContext();
+    elementMode.enter(ctx);
+    const shield = ctx.overlay.querySelector('.shield');
+    const hl = ctx.overlay.querySelector<HTMLElement>('.hl');
+    const label = ctx.overlay.querySelector<HTMLElement>('.label');
+    if (!shield || !hl || !label) throw new Error('no pick layer');
+    expect(hl.style.display).toBe('none');
+
+    shield.dispatchEvent(pointer('pointermove', 130, 130));
+    await frames();
+    expect(hl.style.display).toBe('block');
+    expect([hl.style.left, hl.style.top, hl.style.width, hl.style.height]).toEqual([
+      '120px',
+      '120px',
+      '200px',
+      '30px',
+    ]);
+    expect(label.textContent).toBe('h2 h2  200×30');
+
+    shield.dispatchEvent(pointer('pointermove', 350, 250));
+    await frames();
+    expect(label.textContent).toBe('article #card  300×200');
+  });
+
+  it('lowers the veil around the element on the press and captures it on the click', async () => {
+    const ctx = fakeContext();
+    elementMode.enter(ctx);
+    const shield = ctx.overlay.querySelector('.shield');
+    if (!shield) throw new Error('no shield');
+
+    shield.dispatchEvent(pointer('pointerdown', 350, 250));
+    expect(ctx.veil.lower).toHaveBeenCalledWith({ x: 100, y: 100, width: 300, height: 200 });
+    shield.dispatchEvent(pointer('click', 350, 250));
+    expect(ctx.captureElement).toHaveBeenCalledWith(card, 'element', {
+      x: 100,
+      y: 100,
+      width: 300,
+      height: 200,
+    });
+    expect(ctx.overlay.querySelector<HTMLElement>('.hl')?.style.display).toBe('none');
+  });
+
+  it('crops to the visible part of an element that runs off the viewport', () => {
+    layout(card, { x: 900, y: 700, width: 300, height: 200 });
+    const ctx = fakeContext();
+    elementMode.enter(ctx);
+    ctx.overlay.querySelector('.shield')?.dispatchEvent(pointer('pointerdown', 950, 750));
+    expect(ctx.veil.lower).toHaveBeenCalledWith({ x: 900, y: 700, width: 100, height: 100 });
+  });
+
+  it('puts the UI back after a press that captured nothing, but not while a capture runs', async () => {
+    const ctx = fakeContext();
+    elementMode.enter(ctx);
+    const shield = ctx.overlay.querySelector('.shield');
+    if (!shield) throw new Error('no shield');
+    shield.dispatchEvent(pointer('pointerdown', 350, 250));
+    shield.dispatchEvent(pointer('pointerup', 350, 250));
+    await frames();
+    expect(ctx.veil.lift).toHaveBeenCalledTimes(1);
+
+    ctx.busyNow = true;
+    shield.dispatchEvent(pointer('pointerdown', 350, 250));
+    expect(ctx.veil.lower).toHaveBeenCalledTimes(1); // a press while busy does not lower it again
+  });
+
+  it('ignores presses with other buttons', () => {
+    const ctx = fakeContext();
+    elementMode.enter(ctx);
+    ctx.overlay.querySelector('.shield')?.dispatchEvent(pointer('pointerdown', 350, 250, { button: 2 }));
+    expect(ctx.veil.lower).not.toHaveBeenCalled();
+  });
+
+  it('leaves nothing listening once its signal aborts, and lifts a lowered veil', () => {
+    const ctx = fakeContext();
+    elementMode.enter(ctx);
+    const shield = ctx.overlay.querySelector('.shield');
+    if (!shield) throw new Error('no shield');
+    shield.dispatchEvent(pointer('pointerdown', 350, 250));
+    ctx.abort.abort();
+    expect(ctx.veil.lift).toHaveBeenCalled();
+    shield.dispatchEvent(pointer('click', 350, 250));
+    shield.dispatchEvent(pointer('pointerdown', 350, 250));
+    expect(ctx.captureElement).not.toHaveBeenCalled();
+    expect(ctx.veil.lower).toHaveBeenCalledTimes(1);
+  });
+});

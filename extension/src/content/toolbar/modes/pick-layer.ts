@@ -1,0 +1,92 @@
+import type { CssRect } from '../../../../../shared/src/toolbar-messages.js';
+import { domRect, h, place } from '../dom.js';
+import { pageElementAt } from '../dom-inspect.js';
+import type { ModeContext } from './mode.js';
+
+type LabelParts = (string | Node)[];
+
+/**
+ * What a picking mode puts over the page: a transparent shield of our own that takes every pointer
+ * event (so the page sees no clicks and no :hover), a highlight box and a label. Replaces whatever
+ * the overlay held; the controller empties it when the mode ends.
+ */
+export class PickLayer {
+  readonly shield = h('div', { class: 'shield', tabindex: -1 });
+  readonly hl = h('div', { class: 'hl' });
+  private readonly labelEl = h('div', { class: 'label' });
+
+  constructor(overlay: HTMLElement) {
+    this.hl.style.display = 'none';
+    this.labelEl.style.display = 'none';
+    overlay.replaceChildren(this.shield, this.hl, this.labelEl);
+    this.shield.focus({ preventScroll: true });
+  }
+
+  /** Highlights a rectangle with a label above it (below when there is no room). */
+  highlight(r: CssRect, parts: LabelParts): void {
+    this.hl.style.display = 'block';
+    place(this.hl, r);
+    this.label(r, parts);
+  }
+
+  label(r: CssRect, parts: LabelParts): void {
+    const label = this.labelEl;
+    label.replaceChildren(...parts);
+    label.style.display = 'block';
+    const top = r.y > 24 ? r.y - 22 : Math.min(window.innerHeight - 22, r.y + r.height + 4);
+    label.style.left = `${Math.max(0, Math.min(r.x, window.innerWidth - 260))}px`;
+    label.style.top = `${top}px`;
+  }
+
+  hide(): void {
+    this.hl.style.display = 'none';
+    this.labelEl.style.display = 'none';
+  }
+}
+
+/**
+ * Element-by-element picking (element and colour modes): highlights the page element under the
+ * pointer, at most once a frame, labelled by `describe`; a click picks the element under it.
+ */
+export function pointerPick(
+  ctx: ModeContext,
+  describe: (el: Element, r: CssRect) => LabelParts,
+  pick: (el: Element, layer: PickLayer) => void,
+): PickLayer {
+  const layer = new PickLayer(ctx.overlay);
+  const { shield } = layer;
+  const signal = ctx.signal;
+  let current: Element | null = null;
+  let frame = 0;
+  let last = { x: 0, y: 0 };
+  const update = () => {
+    frame = 0;
+    const el = pageElementAt(last.x, last.y);
+    current = el;
+    if (!el) {
+      layer.hide();
+      return;
+    }
+    const r = domRect(el.getBoundingClientRect());
+    layer.highlight(r, describe(el, r));
+  };
+  shield.addEventListener(
+    'pointermove',
+    (e) => {
+      last = { x: e.clientX, y: e.clientY };
+      if (!frame) frame = requestAnimationFrame(update);
+    },
+    { signal },
+  );
+  shield.addEventListener(
+    'click',
+    (e) => {
+      e.preventDefault();
+      last = { x: e.clientX, y: e.clientY };
+      update();
+      if (current) pick(current, layer);
+    },
+    { signal },
+  );
+  return layer;
+}

@@ -1,0 +1,128 @@
+import type { CollectedElement, CssRect } from '../../../../../shared/src/toolbar-messages.js';
+import { domRect, h, iconButton, place } from '../dom.js';
+import { ICONS } from '../icons.js';
+import { send } from '../runtime.js';
+
+export interface ElementActions {
+  comment(key: string, comment: string | null): void;
+  remove(key: string): void;
+}
+
+/**
+ * The "Elements & areas" list: thumbnail, selector, kind and size, a note, locate and remove.
+ * Thumbnails are fetched from the worker once per item and cached until the item goes.
+ */
+export class ElementsView {
+  private readonly thumbs = new Map<string, string>();
+
+  constructor(
+    readonly el: HTMLElement,
+    private readonly overlay: HTMLElement,
+    private readonly actions: ElementActions,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  forget(key: string | null): void {
+    if (key === null) this.thumbs.clear();
+    else this.thumbs.delete(key);
+  }
+
+  render(items: CollectedElement[]): void {
+    const signal = this.signal;
+    this.el.replaceChildren();
+    if (items.length === 0) {
+      this.el.append(h('div', { class: 'empty' }, 'Nothing yet — pick an element or draw an area.'));
+      return;
+    }
+    for (const item of items) {
+      const thumb = h('div', { class: 'thumb' });
+      void this.thumbFor(item, thumb);
+      const note = h('textarea', {
+        rows: 1,
+        placeholder: 'Add a note…',
+        'aria-label': `Note for ${item.selector}`,
+      });
+      note.value = item.comment ?? '';
+      note.addEventListener(
+        'change',
+        () => this.actions.comment(item.key, note.value.trim() === '' ? null : note.value),
+        { signal },
+      );
+      note.addEventListener(
+        'keydown',
+        (e) => {
+          if (e.key === 'Enter' && !e.shiftKey) {
+            e.preventDefault();
+            note.blur();
+          }
+        },
+        { signal },
+      );
+      const locate = iconButton(ICONS.locate, 'Locate on page');
+      locate.addEventListener('click', () => this.locate(item), { signal });
+      const remove = iconButton(ICONS.remove, 'Remove');
+      remove.addEventListener('click', () => this.actions.remove(item.key), { signal });
+      const size = `${Math.round(item.bounding_box.width)}×${Math.round(item.bounding_box.height)}`;
+      const kind = item.kind === 'full_page' ? 'full page' : item.kind;
+      const capped = item.capped_at ? ` · cut at ${item.capped_at}px` : '';
+      this.el.append(
+        h(
+          'div',
+          { class: 'item', 'data-key': item.key },
+          thumb,
+          h(
+            'div',
+            { class: 'meta' },
+            h('div', { class: 'sel', title: item.selector }, item.selector),
+            h('div', { class: 'sub' }, `${kind} · <${item.tag}> · ${size}${capped}`),
+            note,
+          ),
+          h('div', { class: 'actions' }, locate, remove),
+        ),
+      );
+    }
+  }
+
+  private async thumbFor(item: CollectedElement, el: HTMLElement): Promise<void> {
+    if (!item.crop) return;
+    let url = this.thumbs.get(item.key);
+    if (!url) {
+      try {
+        const r = await send({ type: 'xipe-toolbar:get_crop', key: item.key });
+        if (!r.data_url) return;
+        url = r.data_url;
+        this.thumbs.set(item.key, url);
+      } catch {
+        return;
+      }
+    }
+    el.style.backgroundImage = `url("${url}")`;
+  }
+
+  /** Scrolls the item into view and flashes a frame around it. */
+  private locate(item: CollectedElement): void {
+    let target: Element | null = null;
+    if (item.kind === 'element') {
+      try {
+        target = document.querySelector(item.selector);
+      } catch {
+        target = null;
+      }
+    }
+    if (target) target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+    else window.scrollTo({ top: Math.max(0, item.bounding_box.y - 40), behavior: 'instant' });
+    requestAnimationFrame(() => {
+      const r: CssRect = target
+        ? domRect(target.getBoundingClientRect())
+        : {
+            ...item.bounding_box,
+            x: item.bounding_box.x - window.scrollX,
+            y: item.bounding_box.y - window.scrollY,
+          };
+      const flash = h('div', { class: 'flash' });
+      place(flash, r);
+      this.overlay.append(flash);
+      setTimeout(() => flash.remove(), 950);
+    });
+  }
+}

@@ -1,0 +1,262 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../constants.js';
+import { DTCG_FILE, toDtcg } from '../../design-tokens.js';
+import { validationError, XipeError } from '../../errors.js';
+import { jsonByteLength, ReferenceData, type SaveResult } from '../../reference-data.js';
+import { fsyncDir, isTempName, TEMP_PREFIX, toWriteError, writeFileAtomic } from './atomic-write.js';
+import { removeDeadLockLeftovers, withIdeaLock } from './lock.js';
+import { mergeSessions, SessionCache, SessionData, type SessionRecord } from './merge.js';
+import { nextNumber, SESSION_FILE_PATTERN, sessionFileName } from './numbering.js';
+import { ideaPaths, MERGED_FILE, prepareIdeaDirs, workspaceRelative } from './path-safety.js';
+import { decodeScreenshots, removeFiles, writeScreenshots } from './screenshots.js';
+
+/**
+ * The idea store (DESIGN §4): the one place that writes `<workspace>/x-ipe-docs/ideas/<idea>/
+ * uiux-references/`. A save validates everything first, then, holding the idea's cross-process
+ * lock, writes the screenshots, the session (never overwriting) and the rebuilt merged view. A save
+ * that fails part-way removes what it wrote, so the idea is left as it was.
+ */
+
+export interface StoreLogger {
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  info?(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface SaveReferenceOptions {
+  /** Absolute workspace root (already resolved and allowed by the caller). */
+  workspace: string;
+  /** The reference data as received; validated here. */
+  data: unknown;
+  /** Refuse requests whose JSON is larger than this (default 10 MiB). */
+  maxPayloadBytes?: number;
+  /** Size of the request JSON if the caller knows it; else the size of `data` as JSON. */
+  payloadBytes?: number;
+  lockTimeoutMs?: number;
+  logger?: StoreLogger;
+}
+
+const sessionCache = new SessionCache();
+
+export function payloadTooLarge(bytes: number, maxBytes: number): XipeError {
+  return new XipeError(
+    'PAYLOAD_TOO_LARGE',
+    `Request is ${bytes} bytes, over the ${maxBytes}-byte limit. Save fewer or smaller screenshots ` +
+      '(or pass screenshot file paths instead of base64), or raise max_payload_bytes in config.json.',
+    { bytes, max_bytes: maxBytes },
+  );
+}
+
+/** Refuses a payload over the cap (PAYLOAD_TOO_LARGE). */
+export function checkPayloadSize(bytes: number, maxBytes: number): void {
+  if (bytes > maxBytes) throw payloadTooLarge(bytes, maxBytes);
+}
+
+export async function saveReference(options: SaveReferenceOptions): Promise<SaveResult> {
+  const maxBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  checkPayloadSize(options.payloadBytes ?? jsonByteLength(options.data), maxBytes);
+
+  const parsed = ReferenceData.safeParse(options.data);
+  if (!parsed.success) throw validationError(parsed.error, 'reference data');
+  const data = parsed.data;
+  const paths = ideaPaths(options.workspace, data.idea_folder);
+  // Everything that can be refused is checked before the first byte is written.
+  const pending = decodeScreenshots(data);
+  const dirs = await prepareIdeaDirs(paths, data.idea_folder);
+  const logger = options.logger;
+
+  const lockOptions = {
+    ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}),
+    onStale: (owner: unknown) =>
+      logger?.warn('broke a stale idea lock (its owner died)', { dir: dirs.refsDir, owner }),
+  };
+  return withIdeaLock(
+    dirs.refsDir,
+    async () => {
+      const [sessionNames, refsNames] = await Promise.all([
+        fs.readdir(dirs.sessionsDir).catch((err: unknown) => {
+          throw toWriteError(dirs.sessionsDir, err);
+        }),
+        fs.readdir(dirs.refsDir).catch(() => [] as string[]),
+      ]);
+      await removeLeftovers(dirs, sessionNames, refsNames);
+
+      const shots = await writeScreenshots(data, pending, dirs.screenshotsDir).catch((err: unknown) => {
+        throw toWriteError(targetOf(err) ?? dirs.screenshotsDir, err);
+      });
+      const written = [...shots.files];
+      let previousViews: SavedViews | null = null;
+      try {
+        if (shots.files.length > 0) await fsyncDir(dirs.screenshotsDir);
+        const { number, name, file, record } = await writeSession(dirs.sessionsDir, sessionNames, shots.data);
+        written.push(file);
+        await sessionCache.add(file, record).catch(() => undefined);
+
+        const others = await sessionCache.load(
+          dirs.sessionsDir,
+          sessionNames.filter((n) => n !== name),
+          (skipped, reason) => logger?.warn('session left out of the merged view', { file: skipped, reason }),
+        );
+        previousViews = await readViews(dirs.refsDir);
+        await writeMergedViews(dirs.refsDir, data.idea_folder, [...others, record]);
+        return {
+          status: 'success',
+          session_file: name,
+          session_number: number,
+          session_path: workspaceRelative(
+            paths.workspace,
+            path.join(paths.ideaDir, 'uiux-references', 'sessions', name),
+          ),
+          screenshots: shots.files.map((f) =>
+            workspaceRelative(
+              paths.workspace,
+              path.join(paths.ideaDir, 'uiux-references', 'screenshots', path.basename(f)),
+            ),
+          ),
+          reference_data_path: workspaceRelative(
+            paths.workspace,
+            path.join(paths.ideaDir, 'uiux-references', MERGED_FILE),
+          ),
+          idea_folder: data.idea_folder,
+          workspace: paths.workspace,
+        } satisfies SaveResult;
+      } catch (err) {
+        await removeFiles(written);
+        // The merged views may already list this save: put back exactly the bytes they had.
+        if (previousViews !== null) {
+          await restoreViews(previousViews).catch((rollbackErr: unknown) =>
+            logger?.warn('could not roll back the merged view', { error: String(rollbackErr) }),
+          );
+        }
+        throw err;
+      }
+    },
+    lockOptions,
+  ).catch((err: unknown) => {
+    // Creating the lock file can fail too (disk full, read-only): still a WRITE_ERROR with the OS reason.
+    if (err instanceof XipeError || typeof (err as NodeJS.ErrnoException)?.code !== 'string') throw err;
+    throw toWriteError(dirs.refsDir, err);
+  });
+}
+
+/**
+ * Writes `reference-data.json` and, when there are design tokens, the DTCG tokens file beside it.
+ * With no sessions left (a rolled-back first save) both are removed.
+ */
+async function writeMergedViews(
+  refsDir: string,
+  ideaFolder: string,
+  records: SessionRecord[],
+): Promise<void> {
+  const mergedFile = path.join(refsDir, MERGED_FILE);
+  const tokensFile = path.join(refsDir, DTCG_FILE);
+  if (records.length === 0) {
+    await removeFiles([mergedFile, tokensFile]);
+    return;
+  }
+  const merged = mergeSessions(ideaFolder, records, new Date());
+  await writeFileAtomic(mergedFile, `${JSON.stringify(merged, null, 2)}\n`, { overwrite: true }).catch(
+    (err: unknown) => {
+      throw toWriteError(mergedFile, err);
+    },
+  );
+  // The merged design tokens also as a W3C Design Tokens (DTCG 2025.10) file beside it.
+  if (Object.keys(merged.design_tokens).length > 0) {
+    await writeFileAtomic(tokensFile, `${JSON.stringify(toDtcg(merged.design_tokens), null, 2)}\n`, {
+      overwrite: true,
+    }).catch((err: unknown) => {
+      throw toWriteError(tokensFile, err);
+    });
+  }
+}
+
+/** The merged views' bytes before a save touches them (null: the file did not exist). */
+type SavedViews = Array<{ file: string; bytes: Buffer | null }>;
+
+async function readViews(refsDir: string): Promise<SavedViews> {
+  return Promise.all(
+    [MERGED_FILE, DTCG_FILE].map(async (name) => {
+      const file = path.join(refsDir, name);
+      try {
+        return { file, bytes: await fs.readFile(file) };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file, bytes: null };
+        throw toWriteError(file, err);
+      }
+    }),
+  );
+}
+
+/** Rollback of a failed save: the merged views byte-identical to what they were before it. */
+async function restoreViews(views: SavedViews): Promise<void> {
+  for (const { file, bytes } of views) {
+    if (bytes === null) await fs.rm(file, { force: true });
+    else if (!(await fs.readFile(file).catch(() => null))?.equals(bytes)) {
+      await writeFileAtomic(file, bytes, { overwrite: true });
+    }
+  }
+}
+
+function targetOf(err: unknown): string | undefined {
+  const target = (err as { target?: unknown } | null)?.target;
+  return typeof target === 'string' ? target : undefined;
+}
+
+/**
+ * Writes the next session: number = max existing + 1 from the scan, never from session_id. If the
+ * name was taken anyway (a lock broken under a live owner), the folder is rescanned and the next
+ * number tried, so sessions stay unique and gap-free.
+ */
+async function writeSession(
+  sessionsDir: string,
+  scanned: string[],
+  data: ReferenceData,
+): Promise<{ number: number; name: string; file: string; record: SessionRecord }> {
+  let names = scanned;
+  for (let attempt = 0; ; attempt++) {
+    const number = nextNumber(names, SESSION_FILE_PATTERN);
+    const name = sessionFileName(number);
+    const file = path.join(sessionsDir, name);
+    const session = { ...data, session_number: number, saved_at: new Date().toISOString() };
+    try {
+      await writeFileAtomic(file, `${JSON.stringify(session, null, 2)}\n`);
+      return { number, name, file, record: { number, name, data: SessionData.parse(session) } };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 100) throw toWriteError(file, err);
+      names = await fs.readdir(sessionsDir);
+    }
+  }
+}
+
+/** Temp files and lock leftovers of writers that died mid-save (all writes happen under the lock). */
+async function removeLeftovers(
+  dirs: { refsDir: string; sessionsDir: string; screenshotsDir: string },
+  sessionNames: string[],
+  refsNames: string[],
+): Promise<void> {
+  const dead = (name: string): boolean => {
+    const pid = Number.parseInt(name.slice(TEMP_PREFIX.length).split('-')[0] ?? '', 10);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  };
+  const removals: Promise<unknown>[] = [];
+  for (const name of sessionNames) {
+    if (isTempName(name) && dead(name))
+      removals.push(fs.rm(path.join(dirs.sessionsDir, name), { force: true }));
+  }
+  for (const name of refsNames) {
+    if (isTempName(name) && dead(name)) removals.push(fs.rm(path.join(dirs.refsDir, name), { force: true }));
+  }
+  const shotNames = await fs.readdir(dirs.screenshotsDir).catch(() => [] as string[]);
+  for (const name of shotNames) {
+    if (isTempName(name) && dead(name))
+      removals.push(fs.rm(path.join(dirs.screenshotsDir, name), { force: true }));
+  }
+  if (refsNames.some((n) => n.startsWith('.lock-'))) removals.push(removeDeadLockLeftovers(dirs.refsDir));
+  await Promise.all(removals.map((p) => p.catch(() => undefined)));
+}

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { XipeError } from '../../errors.js';
+
+/**
+ * Which workspace a save or listing goes to. MCP servers (bridge) pass their own workspace, in the
+ * request or in their hello; the toolbar (extension) may only use workspaces registered in
+ * config.json: the named one if it is registered, or the only one when exactly one is.
+ */
+
+export interface WorkspaceRequest {
+  /** Workspace named in the request, if any. */
+  requested?: string | undefined;
+  /** Workspace the caller announced in its hello (MCP servers). */
+  callerWorkspace?: string | undefined;
+  source: 'bridge' | 'extension';
+  /** `config.workspaces`. */
+  registered: readonly string[];
+}
+
+const normalize = (p: string): string => path.resolve(p);
+
+export function resolveWorkspace(request: WorkspaceRequest): string {
+  const registered = request.registered.map(normalize);
+  if (request.requested !== undefined) {
+    if (!path.isAbsolute(request.requested)) {
+      throw new XipeError('VALIDATION_ERROR', `Invalid input: workspace: must be an absolute path`, {
+        issues: [{ field: 'workspace', message: 'must be an absolute path' }],
+      });
+    }
+    const ws = normalize(request.requested);
+    if (request.source === 'bridge' || registered.includes(ws)) return ws;
+    throw new XipeError(
+      'VALIDATION_ERROR',
+      `Invalid input: workspace: ${ws} is not a registered workspace (registered: ${listed(registered)}). ` +
+        'Register it with `x-ipe-uiux install --workspace <dir>`.',
+      { issues: [{ field: 'workspace', message: 'not a registered workspace' }], workspaces: registered },
+    );
+  }
+  if (request.source === 'bridge' && request.callerWorkspace !== undefined) {
+    return normalize(request.callerWorkspace);
+  }
+  const only = registered.length === 1 ? registered[0] : undefined;
+  if (only !== undefined) return only;
+  const why =
+    registered.length === 0
+      ? 'no workspace is registered. Run `x-ipe-uiux install --workspace <dir>` (or `x-ipe-uiux start --workspace <dir>`)'
+      : `several workspaces are registered (${listed(registered)}); name one in "workspace"`;
+  throw new XipeError('VALIDATION_ERROR', `Invalid input: workspace: ${why}.`, {
+    issues: [{ field: 'workspace', message: why }],
+    workspaces: registered,
+  });
+}
+
+/** Every workspace a listing covers when none is named. */
+export function workspacesToList(request: Omit<WorkspaceRequest, 'requested'>): string[] {
+  if (request.source === 'bridge' && request.callerWorkspace !== undefined) {
+    return [normalize(request.callerWorkspace)];
+  }
+  return [...new Set(request.registered.map(normalize))];
+}
+
+function listed(workspaces: readonly string[]): string {
+  return workspaces.length === 0 ? 'none' : workspaces.join(', ');
+}
