@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { chromePath, EXTENSION_DIST, EXTENSION_ID, launchChromium } from '../test/support/chromium.js';
+import { realPageResponse } from '../test/support/real-pages.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(ROOT, 'bin', 'x-ipe-uiux.js');
@@ -28,8 +29,16 @@ export function makeWorkspace(dir, idea = '001. Bench Idea') {
   return { workspace: dir, idea };
 }
 
+/** The bench pages: `/real/...` fixtures (test/support/real-pages.js), anything else a plain page. */
 export async function startPageServer() {
   const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const real = realPageResponse(url.pathname, url.searchParams);
+    if (real) {
+      res.writeHead(200, { 'content-type': real.type });
+      res.end(real.body);
+      return;
+    }
     const body = `<!doctype html><html><head><title>bench ${req.url}</title></head><body><h1>Bench page</h1>${'<p>Lorem ipsum dolor sit amet.</p>'.repeat(50)}</body></html>`;
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(body);

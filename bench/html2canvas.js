@@ -12,8 +12,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { gradientPng } from '../test/support/png.js';
 import { call, ROOT } from './harness.js';
-import { gradientPng } from './png.js';
 
 const FONT_CANDIDATES = [
   '/usr/share/fonts/truetype/dejavu/DejaVuSerif-BoldItalic.ttf',

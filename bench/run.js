@@ -2,6 +2,7 @@
 // with baselines where a user has an alternative. Writes bench/report.json and prints a table.
 import fs from 'node:fs';
 import path from 'node:path';
+import { noisePng } from '../test/support/png.js';
 import { openRawCdp, originCdpEvaluate, startDevtoolsMcp } from './baselines.js';
 import {
   call,
@@ -17,7 +18,6 @@ import {
   waitForHostExit,
 } from './harness.js';
 import { benchHtml2canvas } from './html2canvas.js';
-import { noisePng } from './png.js';
 import { entry, printTable, sample, timeIt, withBaseline } from './stats.js';
 import { benchElementCrop, benchFullPage } from './toolbar.js';
 

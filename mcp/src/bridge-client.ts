@@ -17,6 +17,7 @@ import type { Logger } from '../../shared/src/node/logger.js';
 import { runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
 import { pidAlive } from '../../shared/src/node/pid.js';
 import { readToken } from '../../shared/src/node/token.js';
+import { formatZodError } from '../../shared/src/validation-issues.js';
 import type {
   BridgeClient,
   BridgeEvent,
@@ -310,10 +311,9 @@ class SocketBridgeClient implements BridgeClient {
     }
     let descriptor: EndpointDescriptor;
     try {
-      const parsed = EndpointDescriptor.safeParse(
-        JSON.parse(await fs.promises.readFile(descriptorPath, 'utf8')),
-      );
-      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'invalid');
+      const json: unknown = JSON.parse(await fs.promises.readFile(descriptorPath, 'utf8'));
+      const parsed = EndpointDescriptor.safeParse(json);
+      if (!parsed.success) throw new Error(formatZodError(parsed.error, json));
       descriptor = parsed.data;
     } catch (err) {
       const message = `Unreadable descriptor ${descriptorPath} (${(err as Error).message}); it is ignored.`;
@@ -477,7 +477,7 @@ class SocketBridgeClient implements BridgeClient {
     if (!parsed.success) {
       throw new XipeError(
         'PROTOCOL_ERROR',
-        `Host pid ${connection.pid} returned an invalid ${command} result (${parsed.error.issues[0]?.message ?? 'invalid'}). Update the extension and x-ipe-uiux to the same version.`,
+        `Host pid ${connection.pid} returned an invalid ${command} result (${formatZodError(parsed.error, raw)}). Update the extension and x-ipe-uiux to the same version.`,
         { command, pid: connection.pid },
       );
     }
@@ -505,7 +505,7 @@ class SocketBridgeClient implements BridgeClient {
 
   private checkParams(command: CommandName, params: unknown): unknown {
     const parsed = COMMANDS[command].params.safeParse(params);
-    if (!parsed.success) throw validationError(parsed.error, `${command} parameters`);
+    if (!parsed.success) throw validationError(parsed.error, `${command} parameters`, params);
     return parsed.data;
   }
 

@@ -27,7 +27,10 @@ export async function runTool(
   const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
   let result: CallToolResult;
   if (!parsed.success) {
-    result = errorResult(validationError(parsed.error, `arguments for ${tool.name}`), tool.name);
+    result = errorResult(
+      validationError(parsed.error, `arguments for ${tool.name}`, rawArgs ?? {}),
+      tool.name,
+    );
   } else {
     const limitMs = toolTimeoutMs(options.timeouts ?? timeoutSettings(null), tool, parsed.data);
     try {

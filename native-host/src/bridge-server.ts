@@ -13,6 +13,7 @@ import { encodeFrame, FrameError } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { endpointDescriptorPath, endpointPath, runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
 import { tokensEqual } from '../../shared/src/node/token.js';
+import { formatZodError } from '../../shared/src/validation-issues.js';
 import { FrameChannel } from './frame-channel.js';
 import type { ClientPort, Router } from './router.js';
 import { prepareRuntimeDir, removeQuietly, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
@@ -243,7 +244,7 @@ class BridgeConnection implements ClientPort {
         'PROTOCOL_ERROR',
         hello.success
           ? `Protocol mismatch: client speaks ${hello.data.protocol}, host speaks ${PROTOCOL_VERSION}. Use the same x-ipe-uiux version for the MCP server and the host.`
-          : `Invalid hello: ${hello.error.issues[0]?.message ?? 'unknown'}`,
+          : `Invalid hello: ${formatZodError(hello.error, value)}`,
       );
       return;
     }

@@ -9,6 +9,7 @@ import { Chunk, Envelope } from '../../shared/src/envelopes.js';
 import { XipeError } from '../../shared/src/errors.js';
 import { encodeJsonFrame } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
+import { formatZodError } from '../../shared/src/validation-issues.js';
 import { type ChannelCloseReason, FrameChannel } from './frame-channel.js';
 
 /**
@@ -111,7 +112,7 @@ export class NativeLink {
   private onValue(value: unknown, payloadBytes: number): void {
     const parsed = Envelope.safeParse(value);
     if (!parsed.success) {
-      this.options.handlers.onInvalid(value, parsed.error.issues[0]?.message ?? 'invalid envelope');
+      this.options.handlers.onInvalid(value, formatZodError(parsed.error, value));
       return;
     }
     const envelope = parsed.data;

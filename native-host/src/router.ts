@@ -339,7 +339,7 @@ export class Router {
       const id = requestIdOf(value);
       this.options.logger.warn('ignored an invalid message from a bridge client', { client: client.id });
       if (id !== null)
-        this.sendToClient(client, failure(id, validationError(parsed.error, 'request').toPayload()));
+        this.sendToClient(client, failure(id, validationError(parsed.error, 'request', value).toPayload()));
       return;
     }
     const envelope = parsed.data;
@@ -375,7 +375,10 @@ export class Router {
     if (!params.success) {
       this.sendToClient(
         client,
-        failure(request.id, validationError(params.error, `${request.command} params`).toPayload()),
+        failure(
+          request.id,
+          validationError(params.error, `${request.command} params`, request.params ?? {}).toPayload(),
+        ),
       );
       return;
     }

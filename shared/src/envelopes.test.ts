@@ -116,7 +116,7 @@ describe('errors', () => {
     const result = Envelope.safeParse({ type: 'request', id: 1, command: '' });
     expect(result.success).toBe(false);
     if (!result.success) {
-      const err = validationError(result.error, 'request');
+      const err = validationError(result.error, 'request', { type: 'request', id: 1, command: '' });
       expect(err.code).toBe('VALIDATION_ERROR');
       expect(err.message).toMatch(/^Invalid request: /);
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeZodIssues, makeIssue, summarizeIssues, type ValidationIssue } from './validation-issues.js';
 
 /** Error codes shared by every process and every tool (DESIGN §4–5). */
 export const ErrorCode = z.enum([
@@ -62,14 +63,35 @@ export function toErrorPayload(err: unknown): ErrorPayload {
   return { code: 'INTERNAL_ERROR', message };
 }
 
-/** Turns a zod failure into a VALIDATION_ERROR that names the field and why. */
-export function validationError(error: z.ZodError, what = 'input'): XipeError {
-  const issues = error.issues.map((issue) => ({
-    field: issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)',
-    message: issue.message,
-  }));
-  const first = issues[0];
-  const summary = first ? `${first.field}: ${first.message}` : 'invalid';
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-  return new XipeError('VALIDATION_ERROR', `Invalid ${what}: ${summary}${more}`, { issues });
+/**
+ * Turns a zod failure into a VALIDATION_ERROR whose message and `details.issues` name, for every
+ * problem, the field path, what was expected and what came. `input` is the value that was parsed
+ * (the received values are read from it).
+ */
+export function validationError(error: z.ZodError, what: string, input: unknown): XipeError {
+  return invalidInput(describeZodIssues(error.issues, input), what);
+}
+
+/** A VALIDATION_ERROR for issues found by hand (checks that are not zod schemas). */
+export function invalidInput(
+  issues: readonly ValidationIssue[],
+  what: string,
+  extra: { hint?: string; details?: Record<string, unknown> } = {},
+): XipeError {
+  const hint = extra.hint !== undefined ? ` ${extra.hint}` : '';
+  return new XipeError('VALIDATION_ERROR', `Invalid ${what}: ${summarizeIssues(issues)}.${hint}`, {
+    ...extra.details,
+    issues: [...issues],
+  });
+}
+
+/** The common case of one hand-checked field: `invalidField('workspace', 'an absolute path', value, 'input')`. */
+export function invalidField(
+  field: string,
+  expected: string,
+  received: unknown,
+  what = 'input',
+  extra: { hint?: string; details?: Record<string, unknown> } = {},
+): XipeError {
+  return invalidInput([makeIssue(field, expected, received)], what, extra);
 }

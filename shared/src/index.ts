@@ -6,3 +6,4 @@ export * from './constants.js';
 export * from './envelopes.js';
 export * from './errors.js';
 export * from './reference-data.js';
+export * from './validation-issues.js';

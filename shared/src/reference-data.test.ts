@@ -6,7 +6,7 @@ import { ideaFolderProblem, jsonByteLength, ReferenceData } from './reference-da
 function errorOf(data: unknown): XipeError {
   const parsed = ReferenceData.safeParse(data);
   if (parsed.success) throw new Error('expected a validation error');
-  return validationError(parsed.error, 'reference data');
+  return validationError(parsed.error, 'reference data', data);
 }
 
 function fields(data: unknown): string[] {
@@ -14,7 +14,7 @@ function fields(data: unknown): string[] {
   return issues.map((i) => i.field);
 }
 
-describe('ReferenceData v1.0', () => {
+describe('ReferenceData', () => {
   it('accepts a full valid example and keeps unknown element keys', () => {
     const parsed = ReferenceData.parse(referenceData());
     expect(parsed.idea_folder).toBe('018. Feature-UIUX Reference');
@@ -38,9 +38,16 @@ describe('ReferenceData v1.0', () => {
     },
   );
 
-  it('rejects a bad version and says which is expected', () => {
-    const err = errorOf(referenceData({ version: '2.0' }));
-    expect(err.message).toMatch(/version: must be "1\.0"/);
+  it.each(['1.0', '2.0', '3.0'])('accepts version %s', (version) => {
+    expect(ReferenceData.safeParse(referenceData({ version })).success).toBe(true);
+  });
+
+  it.each(['4.0', '1', 1, null])('refuses version %j, listing the supported ones', (version) => {
+    const err = errorOf(referenceData({ version }));
+    expect(err.message).toContain('version: expected a supported version: "1.0", "2.0", "3.0", got ');
+    expect(err.details?.issues).toEqual([
+      expect.objectContaining({ field: 'version', received: JSON.stringify(version) }),
+    ]);
   });
 
   it.each(['yesterday', '2025-01-15', '2025-01-15T10:30:00', '2025-13-01T00:00:00Z', '', 1736937000])(
@@ -68,9 +75,13 @@ describe('ReferenceData v1.0', () => {
       { colors: [], elements: [], design_tokens: {} },
       { colors: undefined, elements: undefined, design_tokens: undefined },
       { colors: [], elements: undefined, design_tokens: {} },
+      { colors: null, elements: null, design_tokens: null },
+      { colors: [], elements: null, design_tokens: undefined },
     ]) {
       const err = errorOf(referenceData(sections));
-      expect(err.message).toContain('colors, elements, design_tokens');
+      expect(err.message).toContain(
+        '(root): expected at least one of colors, elements, design_tokens present',
+      );
     }
   });
 
@@ -122,7 +133,119 @@ describe('ReferenceData v1.0', () => {
       ),
     ).toEqual(['elements.0.screenshots.full_page']);
     expect(fields(element({ element_crop: 'base64:' }))).toEqual(['elements.0.screenshots.element_crop']);
-    expect(fields(element({ thumbnail: 'x' }))).toEqual(['elements.0.screenshots']);
+    // Other keys are kept, but never with an image the store would not decode.
+    expect(ReferenceData.safeParse(element({ thumbnail: 'screens/t.png' })).success).toBe(true);
+    expect(fields(element({ thumbnail: b64(makePng()) }))).toEqual(['elements.0.screenshots.thumbnail']);
+  });
+});
+
+const ABSENT = Symbol('absent');
+
+/** 3.0 data with every section filled (areas too), `value` set at `path` (ABSENT deletes the key). */
+function withValue(path: string, value: unknown): Record<string, unknown> {
+  const data = referenceData({ version: '3.0', areas: [{ area_id: 'area-1', instruction: 'hero' }] });
+  const keys = path.split('.');
+  const last = keys.pop() ?? '';
+  let parent: Record<string, unknown> = data;
+  for (const key of keys) parent = parent[key] as Record<string, unknown>;
+  if (value === ABSENT) delete parent[last];
+  else parent[last] = value;
+  return data;
+}
+
+// Every optional field of reference data: null, absent and a valid value pass; a wrong type fails
+// with an issue naming the path, the expectation and the value received.
+describe.each([
+  ['auth_url', 'https://example.com/login', 42, 'an absolute URL or null', '42'],
+  ['session_id', 'ref-session-7', true, 'a string or a number', 'true'],
+  ['colors', [{ id: 'color-009', hex: '#fff' }], 'red', 'an array of colours', '"red"'],
+  ['elements', [{ id: 'elem-009', selector: 'p' }], {}, 'an array of elements', 'an empty object'],
+  ['design_tokens', { spacing: { base: '4px' } }, [1], 'an object', 'an array of 1 item'],
+  ['areas', [{ area_id: 'area-2' }], 'x', 'an array of areas', '"x"'],
+  ['colors.0.rgb', '1, 2, 3', 7, '"r, g, b" (a string)', '7'],
+  ['colors.0.hsl', '1, 2%, 3%', [], '"h, s%, l%" (a string)', 'an empty array'],
+  ['colors.0.role', 'primary', 3, 'a string', '3'],
+  ['colors.0.source_selector', 'a.b', 1, 'a string', '1'],
+  ['colors.0.context', '', false, 'a string', 'false'],
+  ['elements.0.tag', 'nav', 5, 'a tag name (a string)', '5'],
+  ['elements.0.bounding_box', { x: 1, y: 2, width: 3, height: 4 }, '12px', 'an object', '"12px"'],
+  ['elements.0.screenshots', { full_page: null }, 'x', 'an object', '"x"'],
+  [
+    'elements.0.screenshots.full_page',
+    'screenshots/a.png',
+    5,
+    'a "base64:<PNG>" value, a file path or null',
+    '5',
+  ],
+  [
+    'elements.0.screenshots.element_crop',
+    'screenshots/b.png',
+    {},
+    'a "base64:<PNG>" value, a file path or null',
+    'an empty object',
+  ],
+  ['elements.0.comment', 'sticky', 1, 'a string', '1'],
+  ['elements.0.extracted_assets', { fonts: [] }, 'x', 'an array or an object', '"x"'],
+  ['areas.0.selected_area_bounding_box', { x: 0, y: 0, width: 10, height: 10 }, 3, 'an object', '3'],
+  ['areas.0.instruction', 'keep the grid', {}, 'a string', 'an empty object'],
+  ['areas.0.screenshot', 'screenshots/area-1.png', 1, 'a file path or null', '1'],
+  ['areas.0.elements', [{ element_name: 'title' }], 'x', 'an array of objects', '"x"'],
+])('optional field %s', (path, valid, wrong, expected, received) => {
+  it.each([
+    ['null', null],
+    ['absent', ABSENT],
+    ['a valid value', valid],
+  ])('accepts %s', (_label, value) => {
+    const data = withValue(path, value);
+    const parsed = ReferenceData.safeParse(data);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    // What was sent is what comes out: null stays null, absent stays absent.
+    expect(parsed.data).toEqual(data);
+  });
+
+  it('refuses a wrong type, naming the path, the expectation and what came', () => {
+    const err = errorOf(withValue(path, wrong));
+    const message = `${path}: expected ${expected}, got ${received}`;
+    expect(err.message).toContain(message);
+    expect(err.details?.issues).toEqual([{ field: path, expected, received, message }]);
+  });
+});
+
+describe('validation messages', () => {
+  it('say what was expected and what came, never a bare "Invalid input"', () => {
+    const data = referenceData({
+      elements: [{ id: 'elem-001', selector: 'a', bounding_box: { x: 0, y: 0, width: '12px', height: 1 } }],
+    });
+    expect(errorOf(data).message).toBe(
+      'Invalid reference data: elements.0.bounding_box.width: expected a number ≥ 0, got "12px".',
+    );
+    const nested = errorOf(referenceData({ colors: [{ id: 'c1', hex: 'blue' }], timestamp: undefined }));
+    expect(nested.message).not.toMatch(/Invalid input|Invalid option|Too (small|big)/);
+    expect(nested.details?.issues).toEqual([
+      expect.objectContaining({ field: 'timestamp', received: 'nothing' }),
+      expect.objectContaining({ field: 'colors.0.id', expected: 'an id like "color-001"', received: '"c1"' }),
+      expect.objectContaining({ field: 'colors.0.hex', received: '"blue"' }),
+    ]);
+  });
+
+  it('keep unknown keys at every level', () => {
+    const data = referenceData({
+      mode: 'mockup',
+      static_resources: [{ type: 'font', src: 'https://f.example/a.woff2' }],
+      colors: [{ id: 'color-001', hex: '#000', role: 'brand-ink', swatch_note: 'x' }],
+      elements: [
+        {
+          id: 'elem-001',
+          selector: 'a',
+          instruction: 'keep',
+          html_css: { outer_html: null, computed_styles: { color: 'red' } },
+          agent_analysis: null,
+          bounding_box: { x: 0, y: 0, width: 1, height: 1, unit: 'css-px' },
+          screenshots: { full_page: null, thumbnail: 'screens/t.png' },
+        },
+      ],
+    });
+    expect(ReferenceData.parse(data)).toEqual(data);
   });
 });
 

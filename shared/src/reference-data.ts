@@ -1,163 +1,233 @@
 import { z } from 'zod';
 
 /**
- * Reference data v1.0 (DESIGN §4, contract): what the toolbar and agents save into an idea folder.
- * Browser-safe: the toolbar validates with this before sending, the MCP tool before relaying, and
- * the native host before writing anything.
+ * Reference data (DESIGN §4, contract): what the toolbar and agents save into an idea folder.
+ * Browser-safe: the toolbar validates with this before sending, the MCP tool and `x-ipe-uiux save`
+ * before saving or relaying, and the store before writing anything.
+ *
+ * Real producers are lenient writers, so the schema is a lenient reader where it costs nothing:
+ * - null means absent for every optional field at every level (the original's producers send
+ *   `extracted_assets: null`, `design_tokens: null`, `comment: null`, `auth_url: null`);
+ * - unknown keys are kept at every level (`html_css`, `instruction`, `agent_analysis`, ...), except
+ *   that a `base64:` image is only ever accepted where the store decodes it;
+ * - versions 1.0, 2.0 (theme saves: colours with a `role`) and 3.0 are accepted and saved as
+ *   sessions (3.0 may carry `areas`, DESIGN §7).
+ * Messages set on these schemas are expectations ("an id like …"): see validation-issues.ts.
  */
 
+/** Versions accepted by a save. */
+export const REFERENCE_DATA_VERSIONS = ['1.0', '2.0', '3.0'] as const;
+export type ReferenceDataVersion = (typeof REFERENCE_DATA_VERSIONS)[number];
+
+/** Version of the merged view `reference-data.json` (its own format, whatever the sessions' versions). */
 export const REFERENCE_DATA_VERSION = '1.0';
 
-/** A `base64:` screenshot value is decoded and written as a PNG file by the host. */
+/** A `base64:` screenshot value is decoded and written as a PNG file by the store. */
 export const BASE64_PREFIX = 'base64:';
 
 /** Longest idea folder name accepted, in UTF-8 bytes (NAME_MAX on common file systems). */
 export const MAX_IDEA_FOLDER_BYTES = 255;
 
 /**
- * Why `name` is not one plain folder name, or null when it is. Rejects anything that could leave
- * `x-ipe-docs/ideas/`: separators, `.`/`..`, absolute or drive-relative forms, NUL and other
- * control characters.
+ * What `name` misses to be one plain folder name, phrased as an expectation ("a folder name
+ * without …"), or null when it is one. Refuses anything that could leave `x-ipe-docs/ideas/`:
+ * separators, `.`/`..`, absolute or drive-relative forms, NUL and other control characters.
  */
 export function ideaFolderProblem(name: string): string | null {
-  if (name.length === 0) return 'must not be empty';
-  if (name.includes('\0')) return 'must not contain NUL';
+  if (name.length === 0) return 'a non-empty folder name';
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';
-  if (name.includes('/') || name.includes('\\')) return 'must be a single folder name (no "/" or "\\")';
-  if (name === '.' || name === '..') return 'must not be "." or ".."';
-  if (/^[A-Za-z]:/.test(name)) return 'must not be a drive path';
-  if (name.trim() !== name) return 'must not start or end with whitespace';
-  if (utf8Length(name) > MAX_IDEA_FOLDER_BYTES) return `must be at most ${MAX_IDEA_FOLDER_BYTES} bytes`;
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'a folder name without NUL or other control characters';
+  if (name.includes('/') || name.includes('\\')) return 'a single folder name, without "/" or "\\"';
+  if (name === '.' || name === '..') return 'a folder name other than "." or ".."';
+  if (/^[A-Za-z]:/.test(name)) return 'a folder name, not a drive path';
+  if (name.trim() !== name) return 'a folder name without leading or trailing whitespace';
+  if (utf8Length(name) > MAX_IDEA_FOLDER_BYTES)
+    return `a folder name of at most ${MAX_IDEA_FOLDER_BYTES} UTF-8 bytes`;
   return null;
 }
 
-export const IdeaFolderName = z.string().superRefine((name, ctx) => {
-  const problem = ideaFolderProblem(name);
-  if (problem !== null) ctx.addIssue({ code: 'custom', message: `idea_folder ${problem}` });
-});
+export const IdeaFolderName = z
+  .string({ error: 'an idea folder name (a string)' })
+  .superRefine((name, ctx) => {
+    const problem = ideaFolderProblem(name);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const BASE64_HEAD = /^[A-Za-z0-9+/]{44}/;
 
 /**
  * Cheap check of a `base64:` value: the first 33 bytes must be a PNG signature followed by an
- * IHDR chunk. The full strict decode happens in the host, which owns the bytes it writes.
+ * IHDR chunk. The full strict decode happens in the store, which owns the bytes it writes.
+ * Returns the expectation missed, or null.
  */
 export function base64PngHeadProblem(value: string): string | null {
   const body = value.slice(BASE64_PREFIX.length);
-  if (body.length === 0) return 'is empty after "base64:"';
-  if (!BASE64_HEAD.test(body)) return 'is not a base64 PNG (too short or not base64)';
+  if (body.length === 0) return 'a base64 PNG after "base64:" (it is empty)';
+  if (!BASE64_HEAD.test(body)) return 'a base64 PNG after "base64:" (too short or not base64)';
   const head = atob(body.slice(0, 44));
   for (let i = 0; i < PNG_SIGNATURE.length; i++) {
-    if (head.charCodeAt(i) !== PNG_SIGNATURE[i]) return 'is not a PNG image (bad signature)';
+    if (head.charCodeAt(i) !== PNG_SIGNATURE[i]) return 'a PNG image after "base64:" (bad signature)';
   }
-  if (head.slice(12, 16) !== 'IHDR') return 'is not a PNG image (no IHDR chunk)';
+  if (head.slice(12, 16) !== 'IHDR') return 'a PNG image after "base64:" (no IHDR chunk)';
   return null;
 }
 
-/** A screenshot: a `base64:` PNG to be written by the host, a path kept as is, or null. */
+const isBase64Image = (value: unknown): boolean =>
+  typeof value === 'string' && value.startsWith(BASE64_PREFIX);
+
+/** A screenshot: a `base64:` PNG to be written by the store, a path kept as is, or null/absent. */
 export const ScreenshotValue = z
-  .string()
-  .min(1)
-  .nullable()
+  .string({ error: 'a "base64:<PNG>" value, a file path or null' })
+  .min(1, 'a "base64:<PNG>" value, a file path or null (not an empty string)')
   .superRefine((value, ctx) => {
-    if (value === null || !value.startsWith(BASE64_PREFIX)) return;
+    if (!value.startsWith(BASE64_PREFIX)) return;
     const problem = base64PngHeadProblem(value);
-    if (problem !== null) ctx.addIssue({ code: 'custom', message: `screenshot ${problem}` });
-  });
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .nullish();
+
+/** A string kept as a path: a `base64:` image here would never be decoded, so it is refused. */
+const PathOnly = (where: string) =>
+  z
+    .string({ error: 'a file path or null' })
+    .refine(
+      (value) => !isBase64Image(value),
+      `a file path or null (base64: images are decoded only ${where})`,
+    )
+    .nullish();
 
 const rgbPattern = /^\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*$/;
 const hslPattern = /^\s*(\d{1,3}(?:\.\d+)?)\s*,\s*(\d{1,3}(?:\.\d+)?)%\s*,\s*(\d{1,3}(?:\.\d+)?)%\s*$/;
 
-export const Rgb = z.string().refine(
-  (value) => {
-    const m = rgbPattern.exec(value);
-    return m?.slice(1, 4).every((part) => Number(part) <= 255) === true;
-  },
-  { message: 'must be "r, g, b" with each part 0–255' },
-);
+export const Rgb = z.string({ error: '"r, g, b" (a string)' }).refine((value) => {
+  const m = rgbPattern.exec(value);
+  return m?.slice(1, 4).every((part) => Number(part) <= 255) === true;
+}, '"r, g, b" with each part 0–255');
 
-export const Hsl = z.string().refine(
-  (value) => {
-    const m = hslPattern.exec(value);
-    return m !== null && Number(m[1]) <= 360 && Number(m[2]) <= 100 && Number(m[3]) <= 100;
-  },
-  { message: 'must be "h, s%, l%" with h 0–360 and s, l 0–100' },
-);
+export const Hsl = z.string({ error: '"h, s%, l%" (a string)' }).refine((value) => {
+  const m = hslPattern.exec(value);
+  return m !== null && Number(m[1]) <= 360 && Number(m[2]) <= 100 && Number(m[3]) <= 100;
+}, '"h, s%, l%" with h 0–360 and s, l 0–100');
+
+const text = (max: number) => z.string({ error: 'a string' }).max(max).nullish();
 
 /** Unknown extra keys (e.g. the toolbar's computed styles) are kept, not dropped. */
 export const Color = z.looseObject({
-  id: z.string().regex(/^color-\d{3,}$/, 'must look like "color-001"'),
+  id: z.string({ error: 'an id like "color-001"' }).regex(/^color-\d{3,}$/, 'an id like "color-001"'),
   hex: z
-    .string()
-    .regex(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be "#rgb" or "#rrggbb"'),
-  rgb: Rgb.optional(),
-  hsl: Hsl.optional(),
-  source_selector: z.string().max(4096).optional(),
-  context: z.string().max(65_536).optional(),
+    .string({ error: 'a hex colour like "#1a73e8"' })
+    .regex(
+      /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/,
+      'a hex colour like "#1a73e8" (#rgb, #rgba, #rrggbb or #rrggbbaa)',
+    ),
+  rgb: Rgb.nullish(),
+  hsl: Hsl.nullish(),
+  /** 2.0: primary, secondary, accent, background, text, or any custom string ("" = not assigned). */
+  role: text(200),
+  source_selector: text(4096),
+  context: text(65_536),
 });
 export type Color = z.infer<typeof Color>;
 
-export const BoundingBox = z.looseObject({
-  x: z.number().finite(),
-  y: z.number().finite(),
-  width: z.number().finite().nonnegative(),
-  height: z.number().finite().nonnegative(),
-});
+const coordinate = z.number({ error: 'a number' }).finite();
+const extent = z.number({ error: 'a number ≥ 0' }).finite().nonnegative('a number ≥ 0');
+
+export const BoundingBox = z.looseObject({ x: coordinate, y: coordinate, width: extent, height: extent });
 export type BoundingBox = z.infer<typeof BoundingBox>;
 
-/** Only these two kinds exist; any other key would bypass decoding, so it is refused. */
-export const ElementScreenshots = z.strictObject({
-  full_page: ScreenshotValue.optional(),
-  element_crop: ScreenshotValue.optional(),
-});
+const SCREENSHOT_KINDS = ['full_page', 'element_crop'] as const;
+
+/**
+ * Only `full_page` and `element_crop` carry images the store decodes; other keys are kept (as
+ * paths or notes) but may not hold a `base64:` image, which would be stored undecoded.
+ */
+export const ElementScreenshots = z
+  .looseObject({ full_page: ScreenshotValue, element_crop: ScreenshotValue })
+  .superRefine((shots, ctx) => {
+    for (const [key, value] of Object.entries(shots)) {
+      if ((SCREENSHOT_KINDS as readonly string[]).includes(key) || !isBase64Image(value)) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: 'a file path or null (base64: images are decoded only under full_page and element_crop)',
+      });
+    }
+  });
 export type ElementScreenshots = z.infer<typeof ElementScreenshots>;
 
 export const Element = z.looseObject({
-  id: z.string().regex(/^elem-\d{3,}$/, 'must look like "elem-001"'),
-  selector: z.string().min(1).max(4096),
-  tag: z.string().min(1).max(100).optional(),
-  bounding_box: BoundingBox.optional(),
-  screenshots: ElementScreenshots.optional(),
-  comment: z.string().max(65_536).nullable().optional(),
-  extracted_assets: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
+  id: z.string({ error: 'an id like "elem-001"' }).regex(/^elem-\d{3,}$/, 'an id like "elem-001"'),
+  selector: z.string({ error: 'a CSS selector (a non-empty string)' }).min(1).max(4096),
+  tag: z.string({ error: 'a tag name (a string)' }).min(1).max(100).nullish(),
+  bounding_box: BoundingBox.nullish(),
+  screenshots: ElementScreenshots.nullish(),
+  comment: text(65_536),
+  extracted_assets: z
+    .union([z.array(z.unknown()), z.record(z.string(), z.unknown())], { error: 'an array or an object' })
+    .nullish(),
 });
 export type Element = z.infer<typeof Element>;
 
-export const DesignTokens = z.record(z.string(), z.unknown());
+export const DesignTokens = z.record(z.string(), z.unknown(), { error: 'an object' });
 export type DesignTokens = z.infer<typeof DesignTokens>;
+
+/**
+ * 3.0 (DESIGN §7): a captured area. Only what the session store relies on is checked here; the
+ * deep-capture store owns the full format.
+ */
+export const Area = z.looseObject({
+  area_id: z.string({ error: 'an id like "area-1"' }).regex(/^area-\d+$/, 'an id like "area-1"'),
+  selected_area_bounding_box: BoundingBox.nullish(),
+  instruction: text(65_536),
+  screenshot: PathOnly('under elements[].screenshots'),
+  elements: z.array(z.looseObject({}), { error: 'an array of objects' }).nullish(),
+});
+export type Area = z.infer<typeof Area>;
 
 const SECTIONS = ['colors', 'elements', 'design_tokens'] as const;
 
 export const ReferenceDataShape = z.looseObject({
-  version: z.literal(REFERENCE_DATA_VERSION, { message: `must be "${REFERENCE_DATA_VERSION}"` }),
-  source_url: z.url({ message: 'must be an absolute URL' }),
-  timestamp: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' }),
+  version: z.enum(REFERENCE_DATA_VERSIONS, {
+    error: `a supported version: ${REFERENCE_DATA_VERSIONS.map((v) => `"${v}"`).join(', ')}`,
+  }),
+  source_url: z.url({ error: 'an absolute URL' }),
+  timestamp: z.iso.datetime({
+    offset: true,
+    error: 'an ISO 8601 date-time with Z or an offset, e.g. "2025-01-15T10:30:00Z"',
+  }),
   idea_folder: IdeaFolderName,
-  auth_url: z.url({ message: 'must be an absolute URL' }).nullable().optional(),
+  auth_url: z.url({ error: 'an absolute URL or null' }).nullish(),
   /** Informational only: never used for numbering. */
-  session_id: z
-    .union([z.string().max(200), z.number()])
-    .nullable()
-    .optional(),
-  colors: z.array(Color).optional(),
-  elements: z.array(Element).optional(),
-  design_tokens: DesignTokens.optional(),
+  session_id: z.union([z.string().max(200), z.number()], { error: 'a string or a number' }).nullish(),
+  colors: z.array(Color, { error: 'an array of colours' }).nullish(),
+  elements: z.array(Element, { error: 'an array of elements' }).nullish(),
+  design_tokens: DesignTokens.nullish(),
+  /** 3.0 only counts it as a data section; kept (and checked) whatever the version. */
+  areas: z.array(Area, { error: 'an array of areas' }).nullish(),
 });
 
-/** The request: at least one data section must be present and non-empty. */
+/** The request: at least one data section must be present and non-empty (null counts as empty). */
 export const ReferenceData = ReferenceDataShape.superRefine((data, ctx) => {
-  const hasData =
-    (data.colors?.length ?? 0) > 0 ||
-    (data.elements?.length ?? 0) > 0 ||
-    Object.keys(data.design_tokens ?? {}).length > 0;
-  if (!hasData) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `at least one of ${SECTIONS.join(', ')} must be present and non-empty`,
-    });
-  }
+  const sections: string[] = [...SECTIONS];
+  if (data.version === '3.0') sections.push('areas');
+  const filled = (value: unknown): boolean =>
+    Array.isArray(value)
+      ? value.length > 0
+      : value !== null && typeof value === 'object' && Object.keys(value).length > 0;
+  const record = data as Record<string, unknown>;
+  if (sections.some((name) => filled(record[name]))) return;
+  const received = sections
+    .map((name) => `${name} ${record[name] === undefined ? 'absent' : JSON.stringify(record[name])}`)
+    .join(', ');
+  // The original's 2.0 mockup saves put components in `components`, which is not a section.
+  const components = filled(record.components) ? ' (send 2.0 `components` as `elements`)' : '';
+  ctx.addIssue({
+    code: 'custom',
+    path: [],
+    message: `at least one of ${sections.join(', ')} present and non-empty${components}`,
+    params: { received },
+  });
 });
 export type ReferenceData = z.infer<typeof ReferenceData>;
 export type ReferenceDataInput = z.input<typeof ReferenceData>;

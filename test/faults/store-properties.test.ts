@@ -327,7 +327,7 @@ const m = (name: string, field: string, at: Array<string | number>, value: Json 
 });
 
 const MUTATIONS: Mutation[] = [
-  m('version 2.0', 'version', ['version'], '2.0'),
+  m('version 4.0', 'version', ['version'], '4.0'),
   m('version number', 'version', ['version'], 1),
   m('no version', 'version', ['version'], undefined),
   m('relative source_url', 'source_url', ['source_url'], '/pricing'),
@@ -355,9 +355,14 @@ const MUTATIONS: Mutation[] = [
     width: -1,
     height: 1,
   }),
-  m('screenshot kind unknown', 'elements.0.screenshots', ['elements', 0, 'screenshots'], {
-    thumbnail: `base64:${png}`,
-  }),
+  m(
+    'base64 image under another screenshot key',
+    'elements.0.screenshots.thumbnail',
+    ['elements', 0, 'screenshots'],
+    {
+      thumbnail: `base64:${png}`,
+    },
+  ),
   m('screenshot base64 not a png', 'elements.0.screenshots.full_page', ['elements', 0, 'screenshots'], {
     full_page: `base64:${Buffer.from('GIF89a'.repeat(20)).toString('base64')}`,
   }),

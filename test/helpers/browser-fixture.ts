@@ -34,6 +34,8 @@ export interface BrowserEnvOptions {
    * (waiting for a debugger that never resumes it), so tests of worker restarts pass false.
    */
   attachToWorker?: boolean;
+  /** devicePixelRatio of the browser (`--force-device-scale-factor`; default 1). */
+  deviceScaleFactor?: number;
 }
 
 export interface HostStatus {
@@ -97,6 +99,7 @@ export class BrowserEnv {
         userScripts: options.userScripts !== false,
         installHost: options.installHost !== false,
         attachToWorker: options.attachToWorker !== false,
+        deviceScaleFactor: options.deviceScaleFactor ?? 1,
       });
     } catch (err) {
       await pages.close().catch(() => undefined);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { realPageResponse } from '../support/real-pages.js';
 import { REPO_ROOT } from './fake-extension.js';
 
 /**
@@ -9,7 +10,7 @@ import { REPO_ROOT } from './fake-extension.js';
  * `/csp` (served with `Content-Security-Policy: script-src 'self'`: no inline script, no eval),
  * `/legacy` (a page carrying the legacy X-IPE toolbar: `.xipe-toolbar`, `xipe-` styles and the
  * `window.__xipeToolbarInjected` guard, set by its own same-origin script) and `/demo/` (the
- * bundled demo page).
+ * bundled demo page), and the pages shaped like real templates under `/real/` (test/support/real-pages.js).
  */
 export interface PageServer {
   origin: string;
@@ -28,7 +29,12 @@ export async function startPageServer(): Promise<PageServer> {
   const demo = path.join(REPO_ROOT, 'demo', 'page', 'index.html');
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) => {
+    const send = (
+      status: number,
+      type: string,
+      body: string | Buffer,
+      headers: Record<string, string> = {},
+    ) => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
       res.end(body);
     };
@@ -62,8 +68,11 @@ export async function startPageServer(): Promise<PageServer> {
       case '/demo/':
       case '/demo/index.html':
         return send(200, 'text/html; charset=utf-8', fs.readFileSync(demo, 'utf8'));
-      default:
+      default: {
+        const real = realPageResponse(url.pathname, url.searchParams);
+        if (real) return send(200, real.type, real.body);
         return send(404, 'text/plain', 'not found');
+      }
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

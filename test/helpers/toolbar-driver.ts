@@ -91,14 +91,22 @@ export class ToolbarDriver {
     return id;
   }
 
-  async center(selector: string, index = 0): Promise<{ x: number; y: number }> {
+  /** Border box of a toolbar element in viewport CSS px (scrolled into view inside the panel). */
+  async boxOf(selector: string, index = 0): Promise<{ x: number; y: number; width: number; height: number }> {
     const nodeId = await this.one(selector, index);
     await this.session.send('DOM.scrollIntoViewIfNeeded', { nodeId }).catch(() => undefined);
     const { model } = await this.session.send('DOM.getBoxModel', { nodeId });
     const q = model.border;
     const xs = [q[0], q[2], q[4], q[6]].map(Number);
     const ys = [q[1], q[3], q[5], q[7]].map(Number);
-    return { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
+    const x = Math.min(...xs);
+    const y = Math.min(...ys);
+    return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+  }
+
+  async center(selector: string, index = 0): Promise<{ x: number; y: number }> {
+    const b = await this.boxOf(selector, index);
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
   }
 
   async click(selector: string, index = 0): Promise<void> {

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SaveResult } from '../../shared/src/reference-data.js';
 import { CLI_BIN, FakeExtension } from '../helpers/fake-extension.js';
+import { expectedSession, originalShapes } from '../helpers/original-shapes.js';
 import {
   b64,
   IDEA,
@@ -177,19 +178,79 @@ describe('save_uiux_reference through the real MCP server and host', () => {
     fs.rmSync(path.join(home, 'config.json'));
   });
 
-  it('answers BACKEND_UNREACHABLE with where it looked and how to fix it when no host runs', async () => {
+  it("saves the original producers' shapes with no browser and no host running; browser tools still say how to fix it", async () => {
     ws = makeWorkspace();
     const emptyHome = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-nohost-'));
     try {
       const client = await startMcp(emptyHome);
-      const { isError, body } = await callSave(client, referenceData());
-      expect(isError).toBe(true);
+      for (const { name, data } of originalShapes()) {
+        const { isError, body } = await callSave(client, data);
+        expect(isError, `${name}: ${JSON.stringify(body)}`).toBe(false);
+        const result = SaveResult.parse(body);
+        const session = readJson(path.join(ws.workspace, result.session_path));
+        expect(session, name).toEqual(expectedSession(data, result.screenshots, result.session_number));
+      }
+      expect(sessionFiles(ws.refsDir())).toHaveLength(originalShapes().length);
+      // Local saves keep the contract's errors.
+      const missing = await callSave(client, referenceData({ idea_folder: 'nope' }));
+      expect(missing.body).toMatchObject({ error: 'IDEA_NOT_FOUND', message: 'Idea folder not found: nope' });
+      // Commands that need the browser still answer at once with where it looked and the fix.
+      const tabs = await client.callTool({ name: 'list_tabs', arguments: {} });
+      const body = JSON.parse((tabs.content as Array<{ text: string }>)[0]?.text ?? 'null');
       expect(body.error).toBe('BACKEND_UNREACHABLE');
       expect(body.message).toContain(emptyHome);
       expect(body.message).toMatch(/x-ipe-uiux (start|doctor)/);
-      expect(sessionFiles(ws.refsDir())).toEqual([]);
     } finally {
       fs.rmSync(emptyHome, { recursive: true, force: true });
+    }
+  });
+
+  it('20 saves racing a host that starts up meanwhile stay unique and gap-free', async () => {
+    ws = makeWorkspace();
+    const raceHome = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-race-'));
+    const noHostHome = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-nohost-'));
+    try {
+      // One server sees the host's home (it saves locally until the host is up, then through it);
+      // the other never sees a host, so it keeps saving locally in its own process throughout.
+      const [withHost, alone] = await Promise.all([startMcp(raceHome), startMcp(noHostHome)]);
+      // ~600 KB screenshots make each save take long enough for writers to overlap.
+      const shot = b64(pngOfAbout(600_000));
+      const save = (client: Client, i: number) =>
+        callSave(
+          client,
+          referenceData({
+            session_id: `race-${i}`,
+            source_url: `https://example.com/${i}`,
+            elements: [{ id: 'elem-001', selector: 'main', screenshots: { full_page: shot } }],
+          }),
+        );
+      // Ten saves while the host starts; ten more the moment its descriptor appears.
+      const starting = Array.from({ length: 10 }, (_, i) => save(i % 2 === 0 ? withHost : alone, i));
+      const ext = await FakeExtension.start({ home: raceHome });
+      hosts.push(ext);
+      await ext.descriptor();
+      const started = Array.from({ length: 10 }, (_, i) => save(i % 2 === 0 ? withHost : alone, 10 + i));
+      const outcomes = await Promise.all([...starting, ...started]);
+      expect(outcomes.filter((o) => o.isError)).toEqual([]);
+      const numbers = outcomes.map((o) => o.body.session_number as number).sort((a, b) => a - b);
+      expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(sessionFiles(ws.refsDir())).toEqual(
+        Array.from({ length: 20 }, (_, i) => `ref-session-${String(i + 1).padStart(3, '0')}.json`),
+      );
+      for (const file of sessionFiles(ws.refsDir())) readJson(path.join(ws.refsDir(), 'sessions', file));
+      const shots = fs.readdirSync(path.join(ws.refsDir(), 'screenshots')).filter((n) => n.endsWith('.png'));
+      expect(shots.sort()).toEqual(
+        Array.from({ length: 20 }, (_, i) => `full-page-${String(i + 1).padStart(3, '0')}.png`),
+      );
+      const merged = readJson(path.join(ws.refsDir(), 'reference-data.json')) as { sessions: unknown[] };
+      expect(merged.sessions).toHaveLength(20);
+      // Both kinds of writer took part: the host logs each save it made.
+      const byHost = ext.logEntries().filter((e) => e.msg === 'reference saved').length;
+      expect(byHost, 'saves made by the host').toBeGreaterThanOrEqual(5);
+      expect(byHost, 'saves made locally').toBeLessThanOrEqual(15);
+    } finally {
+      fs.rmSync(raceHome, { recursive: true, force: true });
+      fs.rmSync(noHostHome, { recursive: true, force: true });
     }
   });
 

@@ -9,7 +9,7 @@ export declare function chromePath(): string;
 
 export declare function assertExtensionBuilt(): void;
 
-export declare function chromiumArgs(options?: { windowSize?: string }): string[];
+export declare function chromiumArgs(options?: { windowSize?: string; deviceScaleFactor?: number }): string[];
 
 export declare function prepareProfile(userDataDir: string, options?: { userScripts?: boolean }): void;
 
@@ -33,6 +33,8 @@ export interface LaunchChromiumOptions {
   attachToWorker?: boolean;
   /** `W,H` (default 1280,800). */
   windowSize?: string;
+  /** devicePixelRatio through `--force-device-scale-factor` (default 1). */
+  deviceScaleFactor?: number;
 }
 
 export declare function launchChromium(options: LaunchChromiumOptions): Promise<Browser>;

@@ -32,9 +32,14 @@ export function assertExtensionBuilt() {
   }
 }
 
-/** Flags for a quiet, offline headless run with only our extension. */
-export function chromiumArgs({ windowSize = '1280,800' } = {}) {
+/**
+ * Flags for a quiet, offline headless run with only our extension. `deviceScaleFactor` 2 renders
+ * as a Retina screen does (devicePixelRatio 2, captures twice the CSS size): the real switch,
+ * not DevTools emulation, which had intermittent readback failures.
+ */
+export function chromiumArgs({ windowSize = '1280,800', deviceScaleFactor = 1 } = {}) {
   return [
+    ...(deviceScaleFactor !== 1 ? [`--force-device-scale-factor=${deviceScaleFactor}`] : []),
     `--load-extension=${EXTENSION_DIST}`,
     `--disable-extensions-except=${EXTENSION_DIST}`,
     '--no-sandbox',
@@ -80,6 +85,7 @@ export async function launchChromium({
   installHost: install = true,
   attachToWorker = true,
   windowSize,
+  deviceScaleFactor,
 }) {
   assertExtensionBuilt();
   prepareProfile(userDataDir, { userScripts });
@@ -90,7 +96,7 @@ export async function launchChromium({
     userDataDir,
     defaultViewport: null,
     ignoreDefaultArgs: ['--disable-extensions'],
-    args: chromiumArgs({ windowSize }),
+    args: chromiumArgs({ windowSize, deviceScaleFactor }),
     env,
     ...(attachToWorker
       ? {}

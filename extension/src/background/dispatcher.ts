@@ -1,6 +1,7 @@
 import type { Request, Response } from '../../../shared/src/index.js';
 import {
   COMMANDS,
+  formatZodError,
   isCommandName,
   toErrorPayload,
   validationError,
@@ -48,12 +49,15 @@ async function runHandler<C extends ExtensionCommand>(
 ): Promise<unknown> {
   const spec = COMMANDS[command];
   const parsed = spec.params.safeParse(rawParams ?? {});
-  if (!parsed.success) throw validationError(parsed.error, `${command} params`);
+  if (!parsed.success) throw validationError(parsed.error, `${command} params`, rawParams ?? {});
   const handler = handlers[command] as Handler<C>;
   const result = await handler(parsed.data as Parameters<Handler<C>>[0], ctx);
   // Checked on the way out too, so a handler bug is reported here rather than by the receiver.
   const checked = spec.result.safeParse(result);
   if (!checked.success)
-    throw new XipeError('INTERNAL_ERROR', `${command} produced an invalid result: ${checked.error.message}`);
+    throw new XipeError(
+      'INTERNAL_ERROR',
+      `${command} produced an invalid result: ${formatZodError(checked.error, result)}`,
+    );
   return checked.data;
 }

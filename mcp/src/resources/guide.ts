@@ -17,8 +17,9 @@ Script and image bytes never pass through your context: you give file paths, you
    to keep listening.
 4. \`capture_screenshot\` — viewport, one element (\`selector\`) or the full page, written to a PNG
    file in the workspace or the idea's \`uiux-references/screenshots/\`; returns path and size.
-5. \`save_uiux_reference\` — save reference data v1.0 (\`idea_folder\` must already exist) into
-   \`x-ipe-docs/ideas/<idea_folder>/uiux-references/\`. Pass screenshot file paths, not base64.
+5. \`save_uiux_reference\` — save reference data (version "1.0", "2.0" or "3.0"; \`idea_folder\`
+   must already exist) into \`x-ipe-docs/ideas/<idea_folder>/uiux-references/\`; null means absent
+   for optional fields. Works with the browser closed. Pass screenshot file paths, not base64.
 
 ## Other tools
 
@@ -37,7 +38,8 @@ Script and image bytes never pass through your context: you give file paths, you
 
 Errors are instructions: every failure is \`{"error", "message", "details", "tool_name"}\` and
 the message says what to call or change next. \`BACKEND_UNREACHABLE\` or
-\`EXTENSION_NOT_CONNECTED\`: the browser with the extension is not running or not connected —
+\`EXTENSION_NOT_CONNECTED\` (never for saves, which need no browser): the browser with the
+extension is not running or not connected —
 call \`bridge_status\`, and ask the user to run \`x-ipe-uiux start\` or \`x-ipe-uiux doctor\`.
 \`TIMEOUT\`: the call took longer than its limit; retry, or pass a larger \`timeout_ms\` where the
 tool has one.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IdeaSummary } from '../../../shared/src/commands/list-ideas.js';
-import { XipeError } from '../../../shared/src/errors.js';
+import { invalidField, XipeError } from '../../../shared/src/errors.js';
 import { ideaFolderProblem } from '../../../shared/src/reference-data.js';
 
 /**
@@ -79,8 +79,8 @@ async function summarize(ideaDir: string, name: string): Promise<WorkspaceIdea> 
 export async function readReferenceData(workspace: string, idea: string): Promise<string> {
   const problem = ideaFolderProblem(idea);
   if (problem !== null) {
-    throw new XipeError('VALIDATION_ERROR', `Invalid idea folder name: idea_folder ${problem}.`, {
-      field: 'idea_folder',
+    throw invalidField('idea_folder', problem, idea, 'idea folder name', {
+      details: { field: 'idea_folder' },
     });
   }
   const dir = ideasDir(workspace);

@@ -4,8 +4,16 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { XipeError } from '../../../shared/src/errors.js';
 import { createLogger } from '../../../shared/src/node/logger.js';
-import { b64, makePng, referenceData } from '../../../test/helpers/store-fixtures.js';
+import { SaveResult } from '../../../shared/src/reference-data.js';
+import {
+  b64,
+  makePng,
+  makeWorkspace,
+  referenceData,
+  sessionFiles,
+} from '../../../test/helpers/store-fixtures.js';
 import type { BridgeClient } from '../bridge.js';
+import { LinkLost } from '../host-connection.js';
 import { runTool } from '../run-tool.js';
 import type { ToolContext } from './define-tool.js';
 import { saveUiuxReferenceTool } from './save-uiux-reference.js';
@@ -48,18 +56,18 @@ afterEach(() => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 
-function context(bridge: BridgeClient): ToolContext {
+function context(bridge: BridgeClient, workspace = '/ws'): ToolContext {
   return {
     bridge,
-    workspace: '/ws',
+    workspace,
     logger: createLogger({ component: 'test', stderr: null }),
     signal: new AbortController().signal,
     toolName: saveUiuxReferenceTool.name,
   };
 }
 
-async function call(args: unknown, bridge: BridgeClient) {
-  const result = await runTool(saveUiuxReferenceTool, args, context(bridge));
+async function call(args: unknown, bridge: BridgeClient, workspace?: string) {
+  const result = await runTool(saveUiuxReferenceTool, args, context(bridge, workspace));
   const first = result.content[0];
   return { isError: result.isError === true, body: JSON.parse(first?.type === 'text' ? first.text : 'null') };
 }
@@ -81,7 +89,7 @@ describe('save_uiux_reference', () => {
   });
 
   it.each([
-    ['version', { version: '2.0' }],
+    ['version', { version: '4.0' }],
     ['timestamp', { timestamp: 'now' }],
     ['idea_folder', { idea_folder: '../x' }],
     ['colors, elements, design_tokens', { colors: [], elements: [], design_tokens: {} }],
@@ -119,12 +127,52 @@ describe('save_uiux_reference', () => {
 
   it('passes host errors through in the contract shape (no extra retry of its own)', async () => {
     const request = vi.fn(async () => {
-      throw new XipeError('BACKEND_UNREACHABLE', 'No X-IPE native host is reachable: looked in /run.', {});
+      throw new XipeError('IDEA_NOT_FOUND', 'Idea folder not found: idea', { idea_folder: 'idea' });
     });
     const { isError, body } = await call(referenceData(), fakeBridge(request));
     expect(isError).toBe(true);
-    expect(body).toMatchObject({ error: 'BACKEND_UNREACHABLE', tool_name: 'save_uiux_reference' });
+    expect(body).toMatchObject({ error: 'IDEA_NOT_FOUND', tool_name: 'save_uiux_reference' });
     expect(request).toHaveBeenCalledTimes(1);
+  });
+
+  it('saves through the local store when no host is reachable (browser closed)', async () => {
+    const ws = makeWorkspace();
+    try {
+      const request = vi.fn(async () => {
+        throw new XipeError('BACKEND_UNREACHABLE', 'No X-IPE native host is reachable: looked in /run.', {});
+      });
+      const png = makePng(3, 2, 5);
+      const data = referenceData({
+        elements: [
+          { id: 'elem-001', selector: 'a', screenshots: { full_page: b64(png), element_crop: null } },
+        ],
+      });
+      const { isError, body } = await call(data, fakeBridge(request), ws.workspace);
+      expect(isError).toBe(false);
+      expect(SaveResult.parse(body)).toMatchObject({ session_number: 1, workspace: ws.workspace });
+      expect(fs.readFileSync(path.join(ws.workspace, body.screenshots[0])).equals(png)).toBe(true);
+      expect(sessionFiles(ws.refsDir())).toEqual(['ref-session-001.json']);
+      // Local failures keep the contract's codes and messages.
+      const missing = await call(referenceData({ idea_folder: 'nope' }), fakeBridge(request), ws.workspace);
+      expect(missing.body).toMatchObject({ error: 'IDEA_NOT_FOUND', message: 'Idea folder not found: nope' });
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  it('never saves locally when the request may have reached a host (no duplicate session)', async () => {
+    const ws = makeWorkspace();
+    try {
+      const request = vi.fn(async () => {
+        throw new LinkLost('The link to host pid 7 closed while a request was in flight.', {}, true);
+      });
+      const { isError, body } = await call(referenceData(), fakeBridge(request), ws.workspace);
+      expect(isError).toBe(true);
+      expect(body).toMatchObject({ error: 'BACKEND_UNREACHABLE' });
+      expect(fs.existsSync(ws.refsDir())).toBe(false);
+    } finally {
+      ws.cleanup();
+    }
   });
 
   it('uses the first browser when several are connected (any host can save)', async () => {

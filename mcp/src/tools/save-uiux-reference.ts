@@ -5,6 +5,7 @@ import { loadConfig, maxPayloadBytes } from '../../../shared/src/node/config.js'
 import { xipeHome } from '../../../shared/src/node/paths.js';
 import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
 import type { BridgeClient } from '../bridge.js';
+import { LinkLost } from '../host-connection.js';
 import { defineTool } from './define-tool.js';
 
 /** Saves can wait for the idea lock behind other saves; give them more than a plain command. */
@@ -13,13 +14,14 @@ const SAVE_TIMEOUT_MS = 60_000;
 export const saveUiuxReferenceTool = defineTool({
   name: 'save_uiux_reference',
   description:
-    'Save UI/UX reference data (reference data v1.0, fields at the top level) into ' +
-    '`x-ipe-docs/ideas/{idea_folder}/uiux-references/` of this workspace, through the X-IPE native host. ' +
-    'Required: version "1.0", source_url, timestamp (ISO 8601), idea_folder (an existing folder name), and at ' +
-    'least one non-empty section of colors[], elements[], design_tokens{}. A screenshot value ' +
-    '`base64:<PNG>` is written to screenshots/ and replaced by its path; prefer file paths (from ' +
-    'capture_screenshot) so image bytes stay out of your context. Returns the session file and number and ' +
-    'the paths written; the merged view is reference-data.json.',
+    'Save UI/UX reference data (fields at the top level) into `x-ipe-docs/ideas/{idea_folder}/uiux-references/` ' +
+    'of this workspace, as a new session. Works with the browser closed. Required: version ("1.0", "2.0" for ' +
+    'theme saves whose colours carry a role, or "3.0"), source_url, timestamp (ISO 8601), idea_folder (an ' +
+    'existing folder name), and at least one non-empty section of colors[], elements[], design_tokens{} ' +
+    '(3.0: or areas[]). Null means absent for every optional field; unknown keys are kept. A screenshot value ' +
+    '`base64:<PNG>` under elements[].screenshots.full_page/element_crop is written to screenshots/ and replaced ' +
+    'by its path; prefer file paths (from capture_screenshot) so image bytes stay out of your context. Returns ' +
+    'the session file and number and the paths written; the merged view is reference-data.json.',
   inputSchema: ReferenceData,
   // Sessions are append-only (never overwritten), each call adds one; only local files are touched.
   annotations: {
@@ -44,10 +46,36 @@ export const saveUiuxReferenceTool = defineTool({
         { bytes, max_bytes: limit },
       );
     }
-    // The bridge client already retries once after a connection error (a host restarting).
-    return await send(ctx.bridge, params, ctx.signal);
+    try {
+      // The bridge client already retries once after a connection error (a host restarting).
+      return await send(ctx.bridge, params, ctx.signal);
+    } catch (err) {
+      if (!noHostAnswered(err) || ctx.signal.aborted) throw err;
+      // Writing files needs nothing of the browser: save through the same store, rules and idea
+      // lock as a host would, so a host starting at this moment is serialised with us.
+      ctx.logger.info('no host reachable: saving through the local idea store', {
+        idea_folder: data.idea_folder,
+      });
+      const { saveReference } = await import('../../../shared/src/node/idea-store/index.js');
+      return await saveReference({
+        workspace: ctx.workspace,
+        data,
+        maxPayloadBytes: limit,
+        lockTimeoutMs: SAVE_TIMEOUT_MS,
+        logger: ctx.logger,
+      });
+    }
   },
 });
+
+/**
+ * True when no host can have received the save: BACKEND_UNREACHABLE, except a link lost after
+ * the request may have left (the host may have saved it; saving again would make a duplicate).
+ */
+function noHostAnswered(err: unknown): boolean {
+  if (!(err instanceof XipeError) || err.code !== 'BACKEND_UNREACHABLE') return false;
+  return !(err instanceof LinkLost && err.maybeDelivered);
+}
 
 /** The cap the hosts enforce (config.json, or the env override tests use); default when unreadable. */
 function payloadLimit(): number {

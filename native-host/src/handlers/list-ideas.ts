@@ -6,7 +6,7 @@ import type { HostHandler } from './types.js';
 /** `list_ideas`: the idea folders of the caller's workspace, or of every registered one. */
 export const listIdeasHandler: HostHandler = async (params, ctx): Promise<ListIdeasResult> => {
   const parsed = ListIdeasParams.safeParse(params ?? {});
-  if (!parsed.success) throw validationError(parsed.error, 'list_ideas params');
+  if (!parsed.success) throw validationError(parsed.error, 'list_ideas params', params ?? {});
   const request = { callerWorkspace: ctx.workspace, source: ctx.source, registered: ctx.config.workspaces };
   const workspaces =
     parsed.data.workspace !== undefined

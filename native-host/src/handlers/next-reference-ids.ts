@@ -40,7 +40,7 @@ async function readJson(file: string): Promise<unknown> {
  */
 export const nextReferenceIds: HostHandler = async (params, ctx): Promise<NextReferenceIdsResult> => {
   const parsed = NextReferenceIdsParams.safeParse(params ?? {});
-  if (!parsed.success) throw validationError(parsed.error, 'next_reference_ids params');
+  if (!parsed.success) throw validationError(parsed.error, 'next_reference_ids params', params ?? {});
   const workspace = resolveWorkspace({
     requested: parsed.data.workspace,
     callerWorkspace: ctx.workspace,

@@ -19,7 +19,7 @@ export const saveReferenceHandler: HostHandler = async (params, ctx): Promise<Sa
   const maxBytes = maxPayloadBytes(ctx.config, ctx.env);
   checkPayloadSize(ctx.payloadBytes, maxBytes);
   const parsed = SaveReferenceParams.safeParse(params);
-  if (!parsed.success) throw validationError(parsed.error, 'reference data');
+  if (!parsed.success) throw validationError(parsed.error, 'reference data', params);
   const workspace = resolveWorkspace({
     requested: parsed.data.workspace,
     callerWorkspace: ctx.workspace,

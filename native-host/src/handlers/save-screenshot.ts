@@ -79,7 +79,7 @@ async function writeNumbered(
  */
 export const saveScreenshotHandler: HostHandler = async (params, ctx): Promise<SaveScreenshotResult> => {
   const parsed = SaveScreenshotParams.safeParse(params ?? {});
-  if (!parsed.success) throw validationError(parsed.error, 'capture_screenshot arguments');
+  if (!parsed.success) throw validationError(parsed.error, 'capture_screenshot arguments', params ?? {});
   const p = parsed.data;
   const workspace = resolveWorkspace({
     requested: undefined,

@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { XipeError } from '../../../shared/src/errors.js';
+import { invalidInput, XipeError } from '../../../shared/src/errors.js';
 import { toWriteError } from '../../../shared/src/node/idea-store/atomic-write.js';
 import { isWithin } from '../../../shared/src/node/idea-store/path-safety.js';
+import { makeIssue } from '../../../shared/src/validation-issues.js';
 
 /**
  * Where `capture_screenshot` may write when the agent names a path: a `.png` file inside the
@@ -11,18 +12,22 @@ import { isWithin } from '../../../shared/src/node/idea-store/path-safety.js';
  * checked again, so a symlink cannot lead the write outside the workspace.
  */
 
+/** `why` completes "which …": what is wrong with the requested path. */
 function refused(why: string, requested: string): XipeError {
-  return new XipeError(
-    'VALIDATION_ERROR',
-    `Invalid input: output_path: ${why}. Pass a .png path inside the workspace (relative paths resolve against it), or use idea_folder.`,
-    { issues: [{ field: 'output_path', message: why }], output_path: requested },
+  return invalidInput(
+    [makeIssue('output_path', 'a .png path inside the workspace', requested, why)],
+    'input',
+    {
+      hint: 'Pass a .png path inside the workspace (relative paths resolve against it), or use idea_folder.',
+      details: { output_path: requested },
+    },
   );
 }
 
 /** The absolute, lexically checked target of `requested` (no disk access). */
 export function resolveOutputPath(workspace: string, requested: string, p: path.PlatformPath = path): string {
   if (requested.includes('\0')) throw refused('contains a NUL character', requested);
-  if (!requested.toLowerCase().endsWith('.png')) throw refused('must end with .png', requested);
+  if (!requested.toLowerCase().endsWith('.png')) throw refused('does not end with .png', requested);
   const root = p.resolve(workspace);
   const target = p.resolve(root, requested);
   if (target === root || !isWithin(root, target, p))
@@ -63,7 +68,10 @@ export async function prepareOutputFile(
     existingReal = await realpathOrNull(existing);
   }
   if (existingReal === null || !isWithin(rootReal, existingReal)) {
-    throw refused(`${existing} resolves outside the workspace (through a symbolic link)`, requested);
+    throw refused(
+      `goes through ${existing}, which resolves outside the workspace (through a symbolic link)`,
+      requested,
+    );
   }
   try {
     await fs.mkdir(dir, { recursive: true, mode: 0o755 });
@@ -72,11 +80,14 @@ export async function prepareOutputFile(
   }
   const dirReal = await realpathOrNull(dir);
   if (dirReal === null || !isWithin(rootReal, dirReal)) {
-    throw refused(`${dir} resolves outside the workspace (through a symbolic link)`, requested);
+    throw refused(
+      `goes through ${dir}, which resolves outside the workspace (through a symbolic link)`,
+      requested,
+    );
   }
   const file = path.join(dirReal, path.basename(target));
   const stat = await fs.lstat(file).catch(() => null);
-  if (stat?.isSymbolicLink()) throw refused(`${target} is a symbolic link`, requested);
-  if (stat?.isDirectory()) throw refused(`${target} is a folder`, requested);
+  if (stat?.isSymbolicLink()) throw refused(`is a symbolic link`, requested);
+  if (stat?.isDirectory()) throw refused(`is a folder`, requested);
   return file;
 }

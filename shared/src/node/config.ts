@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../constants.js';
+import { formatZodError } from '../validation-issues.js';
 import { configPath } from './paths.js';
 
 /** `<home>/config.json`: per-user settings shared by install, host, mcp, start and doctor. */
@@ -27,9 +28,10 @@ export function loadConfig(home: string): Config {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return Config.parse({});
     throw err;
   }
-  const parsed = Config.safeParse(JSON.parse(text));
+  const json: unknown = JSON.parse(text);
+  const parsed = Config.safeParse(json);
   if (!parsed.success) {
-    throw new Error(`${configPath(home)} is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+    throw new Error(`${configPath(home)} is invalid: ${formatZodError(parsed.error, json)}`);
   }
   return parsed.data;
 }

@@ -109,7 +109,8 @@ export function createToolbarHandler(deps: ToolbarDeps) {
     }
     const data = buildReferenceData({ collection, crops, ideaFolder, ids, now: now() });
     const params = SaveReferenceParams.safeParse({ ...(workspace ? { workspace } : {}), data });
-    if (!params.success) throw validationError(params.error, 'reference data');
+    if (!params.success)
+      throw validationError(params.error, 'reference data', { ...(workspace ? { workspace } : {}), data });
     const result = SaveReferenceResult.parse(
       await deps.host.request(SAVE_REFERENCE, params.data, SAVE_TIMEOUT_MS),
     );
@@ -206,7 +207,7 @@ export function createToolbarHandler(deps: ToolbarDeps) {
     if (!parsed.success) {
       return {
         ok: false,
-        error: validationError(parsed.error as unknown as z.ZodError, 'toolbar message').toPayload(),
+        error: validationError(parsed.error as unknown as z.ZodError, 'toolbar message', message).toPayload(),
       };
     }
     try {

@@ -3,7 +3,7 @@ import type {
   CaptureScreenshotResult,
   TabInfo,
 } from '../../../../shared/src/index.js';
-import { XipeError } from '../../../../shared/src/index.js';
+import { invalidInput, makeIssue, XipeError } from '../../../../shared/src/index.js';
 import { cropToImage } from '../../geometry/crop-math.js';
 import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
 import { browser, executeFunction } from '../../platform/browser.js';
@@ -86,10 +86,20 @@ async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
 async function elementShot(tab: TabInfo, selector: string): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
   const probe = await inPage(tab.id, { scrollTo: null, selector, hideFloating: false });
   if (probe.found === false) {
-    throw new XipeError(
-      'VALIDATION_ERROR',
-      `Invalid input: selector: no element matches ${JSON.stringify(selector)} in tab ${tab.id} (${tab.url}). Check the selector (inject_script can list candidates), or use mode 'viewport'.`,
-      { issues: [{ field: 'selector', message: 'matches no element' }], selector, tab_id: tab.id },
+    throw invalidInput(
+      [
+        makeIssue(
+          'selector',
+          `a selector matching an element in tab ${tab.id} (${tab.url})`,
+          selector,
+          'matches none',
+        ),
+      ],
+      'input',
+      {
+        hint: "Check the selector (inject_script can list candidates), or use mode 'viewport'.",
+        details: { selector, tab_id: tab.id },
+      },
     );
   }
   if (probe.found !== true) throw new Error('element probe failed');
@@ -98,10 +108,17 @@ async function elementShot(tab: TabInfo, selector: string): Promise<Omit<Capture
   try {
     const px = cropToImage(probe.rect, viewport, bitmap);
     if (px === null) {
-      throw new XipeError(
-        'VALIDATION_ERROR',
-        `Invalid input: selector: ${JSON.stringify(selector)} has no visible box (zero size, hidden or off-screen). Pick a visible element.`,
-        { issues: [{ field: 'selector', message: 'element is not visible' }], selector, rect: probe.rect },
+      throw invalidInput(
+        [
+          makeIssue(
+            'selector',
+            'a visible element',
+            selector,
+            'has no visible box (zero size, hidden or off-screen)',
+          ),
+        ],
+        'input',
+        { hint: 'Pick a visible element.', details: { selector, rect: probe.rect } },
       );
     }
     const [canvas, ctx] = canvas2d(px.sw, px.sh);

@@ -53,8 +53,16 @@ export class ToolbarApp {
     // Keyboard: shortcuts while focus is in the toolbar; Esc/Enter anywhere while a mode runs.
     ui.shadow.addEventListener('keydown', (e) => this.onPanelKey(e as KeyboardEvent), { signal });
     window.addEventListener('keydown', (e) => this.onGlobalKey(e), { capture: true, signal });
-    // Another top-layer element (a page dialog) may cover us: move back on top when focus returns.
-    document.addEventListener('toggle', () => this.raise(), { capture: true, signal });
+    // A page popover or dialog opened after us covers us (the last shown is on top): go back on
+    // top. Only for the page's own openings: raising fires `toggle` on our host too, and answering
+    // those would loop forever (a storm of thousands of events a second on an idle page).
+    document.addEventListener(
+      'toggle',
+      (e) => {
+        if (e.target !== ui.host && (e as ToggleEvent).newState === 'open') this.raise();
+      },
+      { capture: true, signal },
+    );
     void this.collection.refresh();
   }
 

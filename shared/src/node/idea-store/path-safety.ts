@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { XipeError } from '../../errors.js';
+import { invalidField, XipeError } from '../../errors.js';
 import { ideaFolderProblem } from '../../reference-data.js';
 import { toWriteError } from './atomic-write.js';
 
@@ -19,11 +19,7 @@ export const MERGED_FILE = 'reference-data.json';
 /** Throws VALIDATION_ERROR unless `name` is one plain folder name. */
 export function assertIdeaFolderName(name: string): void {
   const problem = ideaFolderProblem(name);
-  if (problem !== null) {
-    throw new XipeError('VALIDATION_ERROR', `Invalid input: idea_folder: idea_folder ${problem}`, {
-      issues: [{ field: 'idea_folder', message: `idea_folder ${problem}` }],
-    });
-  }
+  if (problem !== null) throw invalidField('idea_folder', problem, name);
 }
 
 /** True when `candidate` is `root` itself or below it (the `root + sep` prefix rule). */
@@ -53,9 +49,7 @@ export function ideaPaths(workspace: string, ideaFolder: string): IdeaPaths {
   const ideaDir = path.join(ideasDir, ideaFolder);
   // Belt and braces: a valid name can never escape, but the containment rule is the real guarantee.
   if (path.dirname(ideaDir) !== ideasDir) {
-    throw new XipeError('VALIDATION_ERROR', 'Invalid input: idea_folder: must be a single folder name', {
-      issues: [{ field: 'idea_folder', message: 'must be a single folder name' }],
-    });
+    throw invalidField('idea_folder', 'a single folder name', ideaFolder);
   }
   const refsDir = path.join(ideaDir, REFERENCES_DIR);
   return {

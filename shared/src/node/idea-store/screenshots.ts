@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { XipeError } from '../../errors.js';
+import { invalidInput } from '../../errors.js';
 import { BASE64_PREFIX, type Element, type ReferenceData } from '../../reference-data.js';
+import { makeIssue } from '../../validation-issues.js';
 import { writeFileAtomic } from './atomic-write.js';
 import {
   ELEMENT_CROP_PATTERN,
@@ -23,12 +24,6 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const MIN_PNG_BYTES = 8 + 4 + 4 + 13 + 4;
 
 export type ScreenshotKind = 'full_page' | 'element_crop';
-
-function invalid(field: string, why: string): XipeError {
-  return new XipeError('VALIDATION_ERROR', `Invalid input: ${field}: ${why}`, {
-    issues: [{ field, message: why }],
-  });
-}
 
 /**
  * Strict base64 → bytes: standard alphabet, length a multiple of 4, padding only at the end, no
@@ -71,9 +66,12 @@ export function decodeScreenshots(data: ReferenceData): PendingScreenshot[] {
       if (typeof value !== 'string' || !value.startsWith(BASE64_PREFIX)) continue;
       const field = `elements.${elementIndex}.screenshots.${kind}`;
       const bytes = decodeStrictBase64(value.slice(BASE64_PREFIX.length));
-      if (bytes === null) throw invalid(field, 'is not valid base64 (standard alphabet, padded, no spaces)');
-      const problem = pngProblem(bytes);
-      if (problem !== null) throw invalid(field, problem);
+      const problem =
+        bytes === null ? 'is not valid base64 (standard alphabet, padded, no spaces)' : pngProblem(bytes);
+      if (problem !== null || bytes === null) {
+        const issue = makeIssue(field, 'a base64 PNG image after "base64:"', value, problem ?? undefined);
+        throw invalidInput([issue], 'reference data');
+      }
       pending.push({ elementIndex, kind, field, bytes });
     }
   });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectedSession, originalShapes } from '../../../../test/helpers/original-shapes.js';
 import {
   b64,
   IDEA,
@@ -95,6 +96,63 @@ describe('saveReference', () => {
       `${dir}/elem-004-crop.png`,
     ]);
     expect(fs.readFileSync(path.join(ws.workspace, dir, 'full-page-001.png')).equals(full)).toBe(true);
+  });
+
+  it.each(originalShapes())("saves the original producers' shape unchanged: $name", async ({ data }) => {
+    const result = await save(data);
+    const session = readJson(path.join(ws.workspace, result.session_path));
+    // Nulls stay nulls, unknown keys stay, only base64 screenshots become the paths written.
+    expect(session).toEqual(expectedSession(data, result.screenshots, result.session_number));
+    for (const file of result.screenshots) {
+      expect(fs.readFileSync(path.join(ws.workspace, file)).subarray(1, 4).toString('latin1')).toBe('PNG');
+    }
+  });
+
+  it('accepts duplicate ids inside one session; the merged view keeps the latest', async () => {
+    await save(
+      referenceData({
+        colors: [
+          { id: 'color-001', hex: '#111111' },
+          { id: 'color-002', hex: '#222222' },
+          { id: 'color-001', hex: '#333333' },
+        ],
+        elements: [
+          { id: 'elem-001', selector: 'a' },
+          { id: 'elem-001', selector: 'b' },
+        ],
+      }),
+    );
+    const session = readJson(path.join(ws.refsDir(), 'sessions', 'ref-session-001.json')) as {
+      colors: unknown[];
+      elements: unknown[];
+    };
+    expect(session.colors).toHaveLength(3);
+    expect(session.elements).toHaveLength(2);
+    const merged = readJson(path.join(ws.refsDir(), 'reference-data.json')) as {
+      colors: Array<{ id: string; hex: string }>;
+      elements: Array<{ id: string; selector: string }>;
+    };
+    expect(merged.colors.map((c) => [c.id, c.hex])).toEqual([
+      ['color-001', '#333333'],
+      ['color-002', '#222222'],
+    ]);
+    expect(merged.elements).toEqual([{ id: 'elem-001', selector: 'b' }]);
+  });
+
+  it('keeps other screenshot keys as given but refuses a base64 image under them, writing nothing', async () => {
+    const element = (screenshots: Record<string, unknown>) =>
+      referenceData({ elements: [{ id: 'elem-001', selector: 'a', screenshots }] });
+    const kept = await save(element({ full_page: null, thumbnail: 'screenshots/t.png', note: null }));
+    const session = readJson(path.join(ws.workspace, kept.session_path)) as { elements: unknown[] };
+    expect(session.elements[0]).toMatchObject({
+      screenshots: { full_page: null, thumbnail: 'screenshots/t.png', note: null },
+    });
+    const before = snapshotTree(ws.workspace);
+    await expect(save(element({ thumbnail: b64(makePng()) }))).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { issues: [expect.objectContaining({ field: 'elements.0.screenshots.thumbnail' })] },
+    });
+    expect(snapshotTree(ws.workspace)).toEqual(before);
   });
 
   it('numbers sessions by scanning, ignoring session_id, and keeps gaps (001, 003 → 004)', async () => {

@@ -57,7 +57,7 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
   checkPayloadSize(options.payloadBytes ?? jsonByteLength(options.data), maxBytes);
 
   const parsed = ReferenceData.safeParse(options.data);
-  if (!parsed.success) throw validationError(parsed.error, 'reference data');
+  if (!parsed.success) throw validationError(parsed.error, 'reference data', options.data);
   const data = parsed.data;
   const paths = ideaPaths(options.workspace, data.idea_folder);
   // Everything that can be refused is checked before the first byte is written.

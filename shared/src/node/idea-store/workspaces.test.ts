@@ -25,7 +25,7 @@ describe('resolveWorkspace', () => {
     );
     expect(() =>
       resolveWorkspace({ requested: '/other', source: 'extension', registered: ['/reg/ws'] }),
-    ).toThrow(/not a registered workspace.*\/reg\/ws/);
+    ).toThrow(/workspace: expected a registered workspace \(registered: \/reg\/ws\), got "\/other"/);
     expect(resolveWorkspace({ source: 'extension', registered: ['/only'] })).toBe('/only');
   });
 

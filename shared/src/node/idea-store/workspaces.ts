@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { XipeError } from '../../errors.js';
+import { invalidField } from '../../errors.js';
 
 /**
  * Which workspace a save or listing goes to. MCP servers (bridge) pass their own workspace, in the
@@ -23,17 +23,19 @@ export function resolveWorkspace(request: WorkspaceRequest): string {
   const registered = request.registered.map(normalize);
   if (request.requested !== undefined) {
     if (!path.isAbsolute(request.requested)) {
-      throw new XipeError('VALIDATION_ERROR', `Invalid input: workspace: must be an absolute path`, {
-        issues: [{ field: 'workspace', message: 'must be an absolute path' }],
-      });
+      throw invalidField('workspace', 'an absolute path', request.requested);
     }
     const ws = normalize(request.requested);
     if (request.source === 'bridge' || registered.includes(ws)) return ws;
-    throw new XipeError(
-      'VALIDATION_ERROR',
-      `Invalid input: workspace: ${ws} is not a registered workspace (registered: ${listed(registered)}). ` +
-        'Register it with `x-ipe-uiux install --workspace <dir>`.',
-      { issues: [{ field: 'workspace', message: 'not a registered workspace' }], workspaces: registered },
+    throw invalidField(
+      'workspace',
+      `a registered workspace (registered: ${listed(registered)})`,
+      ws,
+      'input',
+      {
+        hint: 'Register it with `x-ipe-uiux install --workspace <dir>`.',
+        details: { workspaces: registered },
+      },
     );
   }
   if (request.source === 'bridge' && request.callerWorkspace !== undefined) {
@@ -41,13 +43,16 @@ export function resolveWorkspace(request: WorkspaceRequest): string {
   }
   const only = registered.length === 1 ? registered[0] : undefined;
   if (only !== undefined) return only;
-  const why =
+  const [expected, hint] =
     registered.length === 0
-      ? 'no workspace is registered. Run `x-ipe-uiux install --workspace <dir>` (or `x-ipe-uiux start --workspace <dir>`)'
-      : `several workspaces are registered (${listed(registered)}); name one in "workspace"`;
-  throw new XipeError('VALIDATION_ERROR', `Invalid input: workspace: ${why}.`, {
-    issues: [{ field: 'workspace', message: why }],
-    workspaces: registered,
+      ? [
+          'a workspace, but none is registered',
+          'Run `x-ipe-uiux install --workspace <dir>` (or `x-ipe-uiux start --workspace <dir>`).',
+        ]
+      : [`one of the registered workspaces (${listed(registered)})`, 'Name one in "workspace".'];
+  throw invalidField('workspace', expected, undefined, 'input', {
+    hint,
+    details: { workspaces: registered },
   });
 }
 
