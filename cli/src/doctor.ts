@@ -154,6 +154,24 @@ export function launcherTargets(script: string): { node: string; entry: string }
   return null;
 }
 
+/** The XIPE_UIUX_HOME a launcher we wrote sets (sh or cmd), or null when it sets none. */
+export function launcherHome(script: string): string | null {
+  const sh = /^XIPE_UIUX_HOME='((?:[^']|'\\'')*)'$/m.exec(script);
+  if (sh?.[1] !== undefined) return sh[1].replaceAll("'\\''", "'");
+  const cmd = /^set "XIPE_UIUX_HOME=([^"]*)"/m.exec(script);
+  return cmd?.[1] !== undefined ? cmd[1].replaceAll('%%', '%') : null;
+}
+
+/** The home a manifest's launcher gives the host, when it is readable and sets one. */
+function manifestHome(file: string): string | null {
+  try {
+    const launcher = (JSON.parse(fs.readFileSync(file, 'utf8')) as { path?: unknown }).path;
+    return typeof launcher === 'string' ? launcherHome(fs.readFileSync(launcher, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Problems with one host manifest file; empty when it is valid. */
 export function manifestProblems(file: string, windows: boolean): string[] {
   let m: Record<string, unknown>;
@@ -214,10 +232,30 @@ function checkHostManifests(deps: DoctorDeps): CheckResult {
   }
   const broken: string[] = [];
   const good: string[] = [];
+  const otherHomes = new Set<string>();
   for (const [file, label] of files) {
     const problems = manifestProblems(file, windows);
+    // A host started with another home has another token and runtime dir: nothing run from this
+    // shell (mcp, doctor, start) can reach it, though every file looks fine.
+    const home = manifestHome(file);
+    if (home !== null && path.resolve(home) !== path.resolve(deps.home)) {
+      problems.push(`its launcher sets XIPE_UIUX_HOME=${home}, this shell uses ${deps.home}`);
+      otherHomes.add(home);
+    }
     if (problems.length === 0) good.push(label);
     else broken.push(`${file} (${label}): ${problems.join('; ')}`);
+  }
+  if (otherHomes.size > 0) {
+    const [other] = otherHomes;
+    return {
+      id: 'host_manifest',
+      title,
+      status: 'fail',
+      detail: broken.join(' | '),
+      fix:
+        `Use one XIPE_UIUX_HOME everywhere: \`export XIPE_UIUX_HOME='${other}'\` in this shell (and in your agent's MCP config), ` +
+        'or run `x-ipe-uiux install` from this shell to register the host with its home.',
+    };
   }
   if (broken.length > 0) {
     return {

@@ -111,6 +111,25 @@ export async function openToolbarOnPage(endpoint: string, token: string, url: st
   return `could not open the toolbar automatically (${why}); click the X-IPE UI/UX Reference icon instead`;
 }
 
+/** What the user can run instead when there is no display (npm swallows `npm start --headless`). */
+export const HEADLESS_HINT =
+  'run headless: `x-ipe-uiux start --headless`, from a clone `npm run start:headless` ' +
+  '(or `npm start -- --headless`: npm keeps the options before `--` for itself)';
+
+/**
+ * Why the browser exited before the extension connected, from what it wrote to its log during
+ * this start. A missing display is the usual first-run failure over SSH, in CI or a container.
+ */
+export function explainBrowserExit(exit: string, logSinceStart: string, logFile: string): string {
+  if (/Missing X server or \$DISPLAY/.test(logSinceStart)) {
+    return `the browser cannot open a window: there is no display (Chromium says "Missing X server or $DISPLAY"). On a machine without one (SSH, CI, a container) ${HEADLESS_HINT}.`;
+  }
+  return `${exit}; see ${logFile}`;
+}
+
+/** Signals that stop `start` (and with it the browser and the host): SIGHUP is a closed terminal. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 function describe(c: BrowserCandidate): string {
   return `${c.version ?? c.kind} (${c.path})`;
 }
@@ -125,7 +144,14 @@ export async function runStart(argv: string[]): Promise<number> {
     process.stderr.write(`x-ipe-uiux start: ${message}\n`);
     return 1;
   };
-  const headless = args.values.headless === true;
+  // `npm start --headless` hands the option to npm, which passes it on only as npm_config_headless.
+  const npmSwallowed = args.values.headless !== true && process.env.npm_config_headless === 'true';
+  if (npmSwallowed) {
+    process.stderr.write(
+      'x-ipe-uiux start: npm kept --headless for itself (`npm start --headless`); running headless anyway. Next time: `npm run start:headless`.\n',
+    );
+  }
+  const headless = args.values.headless === true || npmSwallowed;
   const timeoutMs = Number(args.values.timeout ?? CONNECT_TIMEOUT_MS / 1000) * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     process.stderr.write('x-ipe-uiux start: --timeout takes a number of seconds\n');
@@ -205,6 +231,7 @@ export async function runStart(argv: string[]): Promise<number> {
     const logFile = path.join(logsDir(home), 'browser.log');
     fs.mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
     const log = fs.openSync(logFile, 'a', 0o600);
+    const logStart = fs.fstatSync(log).size;
     const since = Date.now() - 1_000;
     const launched = spawn(
       browser.path,
@@ -224,7 +251,11 @@ export async function runStart(argv: string[]): Promise<number> {
       browserExit = `could not start ${browser.path}: ${err.message}`;
     });
     launched.once('exit', (code, signal) => {
-      browserExit ??= `the browser exited (${signal ?? `code ${code}`}) before the extension connected; see ${logFile}`;
+      browserExit ??= explainBrowserExit(
+        `the browser exited (${signal ?? `code ${code}`}) before the extension connected`,
+        readFrom(logFile, logStart),
+        logFile,
+      );
     });
     out(
       `Starting ${describe(browser)}${headless ? ' headless' : ''} with the extension from ${extensionDir}`,
@@ -234,8 +265,7 @@ export async function runStart(argv: string[]): Promise<number> {
     const onSignal = (signal: NodeJS.Signals): void => {
       interrupted = signal;
     };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     const deadline = Date.now() + timeoutMs;
     const connected = await waitForConnectedHost({
       home,
@@ -249,8 +279,7 @@ export async function runStart(argv: string[]): Promise<number> {
               ? `the extension did not connect within ${Math.round(timeoutMs / 1000)} s; run \`x-ipe-uiux doctor --workspace '${workspace}'\` (browser log: ${logFile})`
               : null)),
     });
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     if ('stopped' in connected) {
       await cleanup();
       return interrupted !== null ? 130 : fail(connected.stopped);
@@ -271,19 +300,20 @@ export async function runStart(argv: string[]): Promise<number> {
     out(`  - Toolbar: ${toolbar}.`);
     out('  - Agents: run `x-ipe-uiux init --client all` in your project to register the MCP server.');
     out(`  - Trouble: \`x-ipe-uiux doctor --workspace '${workspace}'\` checks every link.`);
-    out(headless ? 'Stop with Ctrl+C (SIGINT) or SIGTERM.' : 'Close the browser or press Ctrl+C to stop.');
+    out(
+      headless
+        ? 'Stop with Ctrl+C (SIGINT), SIGTERM or SIGHUP.'
+        : 'Close the browser, press Ctrl+C or close this terminal to stop.',
+    );
     if (headless) out(`ready: extension connected (host pid ${connected.host.pid})`);
 
     const reason = await new Promise<string>((resolve) => {
       const done = (why: string): void => {
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
+        for (const signal of STOP_SIGNALS) process.off(signal, onStop);
         resolve(why);
       };
-      const onInt = (): void => done('SIGINT');
-      const onTerm = (): void => done('SIGTERM');
-      process.once('SIGINT', onInt);
-      process.once('SIGTERM', onTerm);
+      const onStop = (signal: NodeJS.Signals): void => done(signal);
+      for (const signal of STOP_SIGNALS) process.once(signal, onStop);
       if (launched.exitCode !== null || launched.signalCode !== null) done('browser exited');
       else launched.once('exit', () => done('browser exited'));
     });
@@ -293,5 +323,24 @@ export async function runStart(argv: string[]): Promise<number> {
   } catch (err) {
     await cleanup();
     return fail((err as Error).message);
+  }
+}
+
+/** What a log file gained since `offset` (bounded: the last 64 KiB of it). */
+function readFrom(file: string, offset: number): string {
+  try {
+    const size = fs.statSync(file).size;
+    const start = Math.max(offset, size - 64 * 1024);
+    if (size <= start) return '';
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(size - start);
+      fs.readSync(fd, buffer, 0, buffer.length, start);
+      return buffer.toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
   }
 }
