@@ -21,6 +21,7 @@ Collecting references with the designer (toolbar workflow):
    returns what was captured (each call drains it).
 3. \`save_uiux_reference\` — save the data into \`x-ipe-docs/ideas/<idea_folder>/uiux-references/\`
    (\`idea_folder\` must already exist; sessions are append-only, \`reference-data.json\` is the merged view).
+   Needs no browser; without MCP, \`x-ipe-uiux save --data-file F\` does the same.
 
 Other tools:
 - \`inject_script\` — run a local .js file (absolute \`file_path\`) in the page, get its completion value.

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXTENSION_ID, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
+import type { ProbeOutcome } from '../../shared/src/node/bridge/probe.js';
 import { runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
-import type { ProbeOutcome } from './bridge-probe.js';
 import {
   type CheckResult,
   type DoctorDeps,

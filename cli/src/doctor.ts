@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_ID, EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
+import { scanRuntimeDir } from '../../shared/src/node/bridge/discovery.js';
+import { type ProbeOutcome, probeHost } from '../../shared/src/node/bridge/probe.js';
 import { DOCTOR_COMMAND } from '../../shared/src/node/cli-commands.js';
 import { argsOrExit } from '../../shared/src/node/command-line.js';
 import { loadConfig } from '../../shared/src/node/config.js';
+import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { tokenPath, xipeHome } from '../../shared/src/node/paths.js';
 import { tokenFileProblem } from '../../shared/src/node/token.js';
-import { type ProbeOutcome, probeHost, scanDescriptors } from './bridge-probe.js';
 import { BROWSERS, nativeHostsDir, type PlatformEnv } from './browsers.js';
 import { BRANDED_CHROME_EXPLANATION, type BrowserSearch, findBrowser } from './find-browser.js';
 import { currentPlatform, readInstallRecord } from './install.js';
@@ -51,7 +53,7 @@ export interface DoctorDeps {
   platform: PlatformEnv;
   extensionDir: string;
   findBrowser: () => BrowserSearch;
-  probe: (endpoint: string, token: string) => Promise<ProbeOutcome>;
+  probe: (descriptor: EndpointDescriptor, token: string) => Promise<ProbeOutcome>;
   uid?: number;
 }
 
@@ -327,7 +329,7 @@ interface BridgeState {
 
 async function checkBridge(deps: DoctorDeps, state: BridgeState): Promise<CheckResult> {
   const title = 'bridge endpoint reachable';
-  const scan = scanDescriptors(deps.home);
+  const scan = await scanRuntimeDir(deps.home);
   if (deps.platform.platform !== 'win32' && fs.existsSync(scan.dir)) {
     const stat = fs.lstatSync(scan.dir);
     if (!stat.isDirectory() || (stat.mode & 0o077) !== 0) {
@@ -358,8 +360,8 @@ async function checkBridge(deps: DoctorDeps, state: BridgeState): Promise<CheckR
     // reported by the token check; the hello below fails with UNAUTHORIZED
   }
   const errors: string[] = [];
-  for (const { descriptor } of scan.live) {
-    const outcome = await deps.probe(descriptor.endpoint, token);
+  for (const descriptor of scan.live) {
+    const outcome = await deps.probe(descriptor, token);
     if (outcome.ok) state.hosts.push(outcome.host);
     else errors.push(`host pid ${descriptor.pid}: ${outcome.error.code}: ${outcome.error.message}`);
   }
@@ -506,7 +508,7 @@ export function defaultDoctorDeps(workspace: string): DoctorDeps {
     platform,
     extensionDir: extensionDist(),
     findBrowser: () => findBrowser({ platform }),
-    probe: (endpoint, token) => probeHost(endpoint, token),
+    probe: (descriptor, token) => probeHost(descriptor, token),
   };
 }
 

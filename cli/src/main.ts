@@ -52,6 +52,10 @@ export async function main(argv: string[]): Promise<number> {
       const { runDoctor } = await import('./doctor.js');
       return runDoctor(rest);
     }
+    case 'save': {
+      const { runSave } = await import('./save.js');
+      return runSave(rest);
+    }
     case 'start': {
       const { runStart } = await import('./start.js');
       return runStart(rest);

@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { COMMANDS, type CommandSpec } from '../../shared/src/commands/index.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
+import { scanRuntimeDir } from '../../shared/src/node/bridge/discovery.js';
+import { probeHost } from '../../shared/src/node/bridge/probe.js';
 import { START_COMMAND } from '../../shared/src/node/cli-commands.js';
 import { argsOrExit } from '../../shared/src/node/command-line.js';
+import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { logsDir, readToken, xipeHome } from '../../shared/src/node/index.js';
-import { type LiveDescriptor, probeHost, scanDescriptors } from './bridge-probe.js';
 import { ensureDemoWorkspace, type StaticServer, serveDirectory } from './demo.js';
 import { BRANDED_CHROME_EXPLANATION, type BrowserCandidate, findBrowser } from './find-browser.js';
 import { browserPresentOn, currentPlatform, install, windowsRegistry } from './install.js';
@@ -62,7 +64,7 @@ export function browserArgs(plan: LaunchPlan): string[] {
 
 export interface ConnectedHost {
   host: HostInfo;
-  descriptor: LiveDescriptor;
+  descriptor: EndpointDescriptor;
 }
 
 /**
@@ -76,10 +78,10 @@ export async function waitForConnectedHost(o: {
   stop: () => string | null;
 }): Promise<ConnectedHost | { stopped: string }> {
   for (;;) {
-    for (const descriptor of scanDescriptors(o.home).live) {
-      const started = Date.parse(descriptor.descriptor.started_at);
+    for (const descriptor of (await scanRuntimeDir(o.home)).live) {
+      const started = Date.parse(descriptor.started_at);
       if (Number.isFinite(started) && started < o.since) continue;
-      const outcome = await probeHost(descriptor.descriptor.endpoint, o.token, { timeoutMs: 2_000 });
+      const outcome = await probeHost(descriptor, o.token, { timeoutMs: 2_000 });
       if (outcome.ok && outcome.host.extension_connected) return { host: outcome.host, descriptor };
     }
     const why = o.stop();
@@ -92,22 +94,22 @@ export async function waitForConnectedHost(o: {
  * Hook: opens the toolbar on the start page once the bridge has an `inject_toolbar` command (the
  * toolbar issue adds it). Until then it reports that the toolbar opens from the extension icon.
  */
-export async function openToolbarOnPage(endpoint: string, token: string, url: string): Promise<string> {
+export async function openToolbarOnPage(
+  descriptor: EndpointDescriptor,
+  token: string,
+  url: string,
+): Promise<string> {
   const spec: CommandSpec | undefined = (COMMANDS as Record<string, CommandSpec>).inject_toolbar;
   if (spec === undefined)
     return 'click the X-IPE UI/UX Reference icon in the browser toolbar to open the toolbar';
   const params = spec.params.safeParse({ url_contains: url });
   if (!params.success) return 'click the X-IPE UI/UX Reference icon to open the toolbar';
-  const outcome = await probeHost(endpoint, token, {
+  const outcome = await probeHost(descriptor, token, {
     timeoutMs: 20_000,
     request: { command: 'inject_toolbar', params: params.data, timeout_ms: 15_000 },
   });
-  if (outcome.ok && outcome.response?.ok === true) return 'the toolbar is open on the page';
-  const why = !outcome.ok
-    ? outcome.error.message
-    : outcome.response?.ok === false
-      ? outcome.response.error.message
-      : 'no answer';
+  if (outcome.ok) return 'the toolbar is open on the page';
+  const why = outcome.error.message;
   return `could not open the toolbar automatically (${why}); click the X-IPE UI/UX Reference icon instead`;
 }
 
@@ -285,11 +287,7 @@ export async function runStart(argv: string[]): Promise<number> {
       return interrupted !== null ? 130 : fail(connected.stopped);
     }
 
-    const toolbar = await openToolbarOnPage(
-      connected.descriptor.descriptor.endpoint,
-      readToken(home) ?? report.token,
-      url,
-    );
+    const toolbar = await openToolbarOnPage(connected.descriptor, readToken(home) ?? report.token, url);
     const userScripts = connected.host.extension?.user_scripts_allowed === true;
     out(`X-IPE UI/UX Reference is ready: extension connected to host pid ${connected.host.pid}.`);
     out(`  page:      ${url}`);

@@ -2,10 +2,23 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { crc32, inflateRawSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extensionZipEntries, packageExtension } from './package-extension.js';
-import { crc32, createZip } from './zip.js';
+import { createZip } from './zip.js';
+
+/**
+ * CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) one bit at a time: slow, obviously the
+ * definition, and shares nothing with zlib's table-driven code that the writer uses.
+ */
+function bitwiseCrc32(data: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k += 1) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
 
 /** Reads a zip through its central directory, the way unzip and the Web Store do. */
 function readZip(zip: Buffer): Map<string, Buffer> {
@@ -27,7 +40,7 @@ function readZip(zip: Buffer): Map<string, Buffer> {
     const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
     const body = zip.subarray(start, start + csize);
     const data = method === 8 ? inflateRawSync(body) : Buffer.from(body);
-    expect(crc32(data)).toBe(crc);
+    expect(bitwiseCrc32(data)).toBe(crc);
     files.set(name, data);
     p += 46 + nameLen + extraLen + commentLen;
   }
@@ -43,8 +56,25 @@ afterEach(() => {
 });
 
 describe('createZip', () => {
-  it('computes the standard CRC-32', () => {
-    expect(crc32(Buffer.from('123456789'))).toBe(0xcbf43926);
+  it('stores the standard CRC-32 of each entry (checked bit by bit, not with zlib)', () => {
+    // The published check value of CRC-32 (the "123456789" test vector).
+    expect(bitwiseCrc32(Buffer.from('123456789'))).toBe(0xcbf43926);
+    const random = Buffer.from(Array.from({ length: 4099 }, (_, i) => (i * 7919 + (i >> 3)) & 0xff));
+    expect(crc32(random)).toBe(bitwiseCrc32(random));
+    const entries = [
+      { name: 'check.txt', data: Buffer.from('123456789') },
+      { name: 'random.bin', data: random },
+      { name: 'empty', data: Buffer.alloc(0) },
+    ];
+    const zip = createZip(entries);
+    // Local headers carry the CRC at offset 14; each must be the definition's.
+    let p = 0;
+    for (const entry of entries) {
+      expect(zip.readUInt32LE(p)).toBe(0x04034b50);
+      expect(zip.readUInt32LE(p + 14)).toBe(bitwiseCrc32(entry.data));
+      p += 30 + zip.readUInt16LE(p + 26) + zip.readUInt32LE(p + 18);
+    }
+    expect(readZip(zip).get('check.txt')?.toString()).toBe('123456789');
   });
 
   it('round-trips stored and deflated entries with UTF-8 names, reproducibly', () => {

@@ -1,9 +1,9 @@
-import { deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 
 /**
  * A minimal, deterministic ZIP writer (PKZIP 2.0: deflate or store, UTF-8 names, no zip64) — all
  * the Chrome Web Store needs, without shipping a zip binary or a dependency. Every entry gets the
- * same timestamp so the same input gives the same bytes.
+ * same timestamp so the same input gives the same bytes. CRC-32 is zlib's (`zlib.crc32`, Node ≥ 20.15).
  */
 
 export interface ZipEntry {
@@ -12,22 +12,6 @@ export interface ZipEntry {
   data: Buffer;
   /** Unix permission bits (default 0644). */
   mode?: number;
-}
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n += 1) {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-export function crc32(data: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of data) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /** 1980-01-01 00:00, the DOS epoch: fixed so archives are reproducible. */
@@ -60,32 +44,18 @@ export function createZip(entries: readonly ZipEntry[]): Buffer {
     if (entry.data.length > MAX_32 || offset > MAX_32)
       throw new Error('archive too large for zip without zip64');
 
+    // Local header and central directory entry share the fields from "version needed" to the
+    // name length; the central one has "version made by" first, so they start 2 bytes later.
+    const shared = { method: stored ? 0 : 8, crc, compressed: body.length, size: entry.data.length, name };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(UTF8_FLAG, 6);
-    local.writeUInt16LE(stored ? 0 : 8, 8);
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeEntryFields(local, 4, shared);
     locals.push(local, name, body);
 
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, spec 2.0
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(UTF8_FLAG, 8);
-    central.writeUInt16LE(stored ? 0 : 8, 10);
-    central.writeUInt16LE(DOS_TIME, 12);
-    central.writeUInt16LE(DOS_DATE, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeEntryFields(central, 6, shared);
     central.writeUInt32LE((((entry.mode ?? 0o644) | 0o100000) << 16) >>> 0, 38); // regular file
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
@@ -99,4 +69,24 @@ export function createZip(entries: readonly ZipEntry[]): Buffer {
   end.writeUInt32LE(centralDir.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, centralDir, end]);
+}
+
+interface EntryFields {
+  method: number;
+  crc: number;
+  compressed: number;
+  size: number;
+  name: Buffer;
+}
+
+function writeEntryFields(header: Buffer, at: number, f: EntryFields): void {
+  header.writeUInt16LE(20, at); // version needed: 2.0
+  header.writeUInt16LE(UTF8_FLAG, at + 2);
+  header.writeUInt16LE(f.method, at + 4);
+  header.writeUInt16LE(DOS_TIME, at + 6);
+  header.writeUInt16LE(DOS_DATE, at + 8);
+  header.writeUInt32LE(f.crc, at + 10);
+  header.writeUInt32LE(f.compressed, at + 14);
+  header.writeUInt32LE(f.size, at + 18);
+  header.writeUInt16LE(f.name.length, at + 22);
 }

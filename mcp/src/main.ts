@@ -7,7 +7,7 @@ import { createLogger, type Logger } from '../../shared/src/node/logger.js';
 import { logsDir, tokenPath, xipeHome } from '../../shared/src/node/paths.js';
 import { ensureToken } from '../../shared/src/node/token.js';
 import { auditLogPath, createAuditLog } from './audit-log.js';
-import { createBridgeClient } from './bridge-client.js';
+import { createBridgeClient } from './bridge-client/client.js';
 import type { HttpServerHandle } from './http-transport.js';
 import { ProtocolGuard } from './protocol-guard.js';
 import { watchIdeas } from './resources/ideas-watcher.js';

@@ -1,4 +1,5 @@
 import { validationError, XipeError } from '../../shared/src/errors.js';
+import { withTimeout } from '../../shared/src/with-timeout.js';
 import { type AuditLog, auditTarget } from './audit-log.js';
 import type { CallToolResult } from './sdk.js';
 import { type TimeoutSettings, timeoutSettings, toolTimeoutMs } from './timeouts.js';
@@ -34,7 +35,7 @@ export async function runTool(
   } else {
     const limitMs = toolTimeoutMs(options.timeouts ?? timeoutSettings(null), tool, parsed.data);
     try {
-      result = successResult(await withTimeout(tool, parsed.data, ctx, limitMs));
+      result = successResult(await runWithLimit(tool, parsed.data, ctx, limitMs));
     } catch (err) {
       result = errorResult(err, tool.name);
       if (!(err instanceof Error && err.name === 'XipeError')) {
@@ -73,7 +74,7 @@ export async function runTool(
  * Runs the handler with a signal that aborts when the client cancels or the limit passes. At the
  * limit the call answers TIMEOUT at once, whatever the handler is waiting for.
  */
-async function withTimeout(
+async function runWithLimit(
   tool: AnyTool,
   args: Record<string, unknown>,
   ctx: ToolContext,
@@ -83,9 +84,8 @@ async function withTimeout(
   const forward = (): void => controller.abort(ctx.signal.reason);
   if (ctx.signal.aborted) forward();
   else ctx.signal.addEventListener('abort', forward, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  try {
+    return await withTimeout(tool.handler(args, { ...ctx, signal: controller.signal }), limitMs, () => {
       const err = new XipeError(
         'TIMEOUT',
         `${tool.name} did not finish within ${limitMs} ms and was abandoned (the browser may still complete it). ` +
@@ -94,15 +94,9 @@ async function withTimeout(
         { timeout_ms: limitMs },
       );
       controller.abort(err);
-      reject(err);
-    }, limitMs);
-    // The limit alone never keeps a stopping server alive (a call abandoned at shutdown).
-    timer.unref();
-  });
-  try {
-    return await Promise.race([tool.handler(args, { ...ctx, signal: controller.signal }), timedOut]);
+      throw err;
+    });
   } finally {
-    clearTimeout(timer);
     ctx.signal.removeEventListener('abort', forward);
   }
 }

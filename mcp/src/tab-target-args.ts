@@ -36,8 +36,3 @@ export function refineOneTarget(
     });
   }
 }
-
-/** The browser option of a bridge request for a resolved route. */
-export function routeOptions(route: { browser?: string }): { browser?: string } {
-  return route.browser !== undefined ? { browser: route.browser } : {};
-}

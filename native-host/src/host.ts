@@ -4,6 +4,7 @@ import type { HostInfo } from '../../shared/src/envelopes.js';
 import { Config, loadConfig } from '../../shared/src/node/config.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { PACKAGE_VERSION } from '../../shared/src/node/version.js';
+import { withTimeout } from '../../shared/src/with-timeout.js';
 import { BridgeServer } from './bridge-server.js';
 import { HOST_HANDLERS, type HostHandler } from './handlers/index.js';
 import { NativeLink } from './native-link.js';
@@ -113,10 +114,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       router.stop(reason);
       const flushTimeoutMs = options.flushTimeoutMs ?? 2_000;
       // A save that is half-way through finishes (and is answered) before the clients are closed.
-      await withTimeout(router.settled(), flushTimeoutMs);
+      const giveUp = (): void => undefined;
+      await withTimeout(router.settled(), flushTimeoutMs, giveUp);
       await withTimeout(
         Promise.all([bridge?.close() ?? Promise.resolve(), link?.flush() ?? Promise.resolve()]),
         flushTimeoutMs,
+        giveUp,
       );
       bridge?.removeFiles();
       resolveExited(code);
@@ -185,15 +188,4 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
 function loadDefaults(): Config {
   return Config.parse({});
-}
-
-async function withTimeout(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    promise,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
 }

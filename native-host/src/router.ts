@@ -17,6 +17,7 @@ import {
   XipeError,
 } from '../../shared/src/errors.js';
 import type { Logger } from '../../shared/src/node/logger.js';
+import { RequestTable } from '../../shared/src/request-table.js';
 import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
 import { EventBuffer } from './event-buffer.js';
 import type { HostContextBase, HostHandler, HostHandlerContext, RequestSource } from './handlers/types.js';
@@ -69,19 +70,10 @@ export interface RequestContextParts {
   signal: AbortSignal;
 }
 
+/** A request waiting for the extension: relayed for a client, or the host's own (client null). */
 interface PendingRelay {
-  client: ClientPort;
-  clientRequestId: RequestId;
-  command: string;
-  timer: NodeJS.Timeout;
-}
-
-/** A request the host itself sent to the extension (ExtensionRequester). */
-interface PendingOwn {
-  command: string;
-  resolve: (result: unknown) => void;
-  reject: (err: XipeError) => void;
-  cleanup: () => void;
+  readonly command: string;
+  readonly client: ClientPort | null;
 }
 
 export const RELAY_TIMEOUT_MARGIN_MS = 1_000;
@@ -108,8 +100,8 @@ export class Router {
   private readonly relayMarginMs: number;
   private readonly defaultTimeoutMs: number;
   private readonly clients = new Map<ClientPort, AbortController>();
-  private readonly pending = new Map<number, PendingRelay>();
-  private readonly own = new Map<number, PendingOwn>();
+  /** Relayed and own requests to the extension, under host-side relay ids (they never clash). */
+  private readonly pending = new RequestTable<number, PendingRelay>({ peer: 'The extension' });
   /** Capture events, numbered, for `events_since`. */
   readonly events: EventBuffer;
   private readonly inFlight = new Set<Promise<Response>>();
@@ -194,32 +186,14 @@ export class Router {
     this.connected = false;
     this.extensionAbort.abort();
     this.extensionAbort = new AbortController();
-    for (const [relayId, entry] of this.own) {
-      this.own.delete(relayId);
-      entry.cleanup();
-      entry.reject(
+    this.pending.failAll(
+      (entry) =>
         new XipeError(
           'EXTENSION_NOT_CONNECTED',
           `The extension went away (${reason}). ${EXTENSION_NOT_CONNECTED_MESSAGE}`,
           { command: entry.command },
         ),
-      );
-    }
-    for (const [relayId, entry] of this.pending) {
-      this.pending.delete(relayId);
-      clearTimeout(entry.timer);
-      this.sendToClient(
-        entry.client,
-        failureOf(
-          entry.clientRequestId,
-          'EXTENSION_NOT_CONNECTED',
-          `The extension went away (${reason}). ${EXTENSION_NOT_CONNECTED_MESSAGE}`,
-          {
-            command: entry.command,
-          },
-        ),
-      );
-    }
+    );
   }
 
   private onExtensionHello(hello: Extract<Envelope, { type: 'hello' }>): void {
@@ -256,22 +230,9 @@ export class Router {
 
   private onExtensionResponse(response: Response): void {
     const relayId = typeof response.id === 'number' ? response.id : Number.NaN;
-    const mine = this.own.get(relayId);
-    if (mine !== undefined) {
-      this.own.delete(relayId);
-      mine.cleanup();
-      if (response.ok) mine.resolve(response.result);
-      else mine.reject(XipeError.from(response.error));
-      return;
-    }
-    const entry = this.pending.get(relayId);
-    if (entry === undefined) {
+    if (!this.pending.settle(relayId, response)) {
       this.options.logger.debug('dropped a late or unknown response from the extension', { id: response.id });
-      return;
     }
-    this.pending.delete(relayId);
-    clearTimeout(entry.timer);
-    this.sendToClient(entry.client, { ...response, id: entry.clientRequestId });
   }
 
   private async onExtensionRequest(request: Request, payloadBytes: number): Promise<void> {
@@ -317,13 +278,7 @@ export class Router {
     if (abort === undefined) return;
     this.clients.delete(client);
     abort.abort();
-    let dropped = 0;
-    for (const [relayId, entry] of this.pending) {
-      if (entry.client !== client) continue;
-      this.pending.delete(relayId);
-      clearTimeout(entry.timer);
-      dropped += 1;
-    }
+    const dropped = this.pending.dropWhere((entry) => entry.client === client);
     if (dropped > 0)
       this.options.logger.info('dropped pending requests of a departed client', {
         client: client.id,
@@ -398,26 +353,20 @@ export class Router {
     const relayId = this.nextRelayId++;
     const waitMs =
       request.timeout_ms !== undefined ? request.timeout_ms + this.relayMarginMs : this.defaultTimeoutMs;
-    const timer = setTimeout(() => {
-      if (!this.pending.delete(relayId)) return;
-      this.options.logger.warn('relayed request timed out', {
-        client: client.id,
-        command: request.command,
-        wait_ms: waitMs,
-      });
-      this.sendToClient(
-        client,
-        failureOf(
-          request.id,
-          'TIMEOUT',
-          `The extension did not answer '${request.command}' within ${waitMs} ms. The page or browser may be busy: ` +
-            'retry, or pass a larger timeout_ms.',
-          { command: request.command, timeout_ms: waitMs },
-        ),
-      );
-    }, waitMs);
-    timer.unref();
-    this.pending.set(relayId, { client, clientRequestId: request.id, command: request.command, timer });
+    this.pending.track(relayId, { command: request.command, client }, { waitMs }, (outcome) => {
+      if (outcome.ok) {
+        this.sendToClient(client, { type: 'response', id: request.id, ok: true, result: outcome.result });
+        return;
+      }
+      if (outcome.error.code === 'TIMEOUT') {
+        this.options.logger.warn('relayed request timed out', {
+          client: client.id,
+          command: request.command,
+          wait_ms: waitMs,
+        });
+      }
+      this.sendToClient(client, failure(request.id, outcome.error.toPayload()));
+    });
     const forwarded: Request = {
       type: 'request',
       id: relayId,
@@ -428,8 +377,7 @@ export class Router {
     try {
       this.options.extension.send(forwarded);
     } catch (err) {
-      this.pending.delete(relayId);
-      clearTimeout(timer);
+      this.pending.drop(relayId);
       this.options.logger.warn('could not relay a request to the extension', {
         command: request.command,
         error: (err as Error).message,
@@ -477,52 +425,15 @@ export class Router {
     }
     const relayId = this.nextRelayId++;
     const waitMs = options.timeoutMs + this.relayMarginMs;
-    const { signal } = options;
-    return new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (!this.own.delete(relayId)) return;
-        cleanup();
-        reject(
-          new XipeError(
-            'TIMEOUT',
-            `The extension did not answer '${command}' within ${waitMs} ms. The page or browser may be busy: retry, or pass a larger timeout_ms.`,
-            { command, timeout_ms: waitMs },
-          ),
-        );
-      }, waitMs);
-      timer.unref();
-      const onAbort = (): void => {
-        if (!this.own.delete(relayId)) return;
-        cleanup();
-        reject(
-          new XipeError('TIMEOUT', `'${command}' was cancelled before the extension answered.`, { command }),
-        );
-      };
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      if (signal?.aborted === true) {
-        clearTimeout(timer);
-        reject(new XipeError('TIMEOUT', `'${command}' was cancelled before it was sent.`, { command }));
-        return;
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.own.set(relayId, { command, resolve, reject, cleanup });
-      try {
-        this.options.extension.send({
-          type: 'request',
-          id: relayId,
-          command,
-          params,
-          timeout_ms: options.timeoutMs,
-        });
-      } catch (err) {
-        this.own.delete(relayId);
-        cleanup();
-        reject(XipeError.from(toErrorPayload(err)));
-      }
-    });
+    return this.pending.request(relayId, { command, client: null }, { waitMs, signal: options.signal }, () =>
+      this.options.extension.send({
+        type: 'request',
+        id: relayId,
+        command,
+        params,
+        timeout_ms: options.timeoutMs,
+      }),
+    );
   }
 
   private broadcast(event: Event): void {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
+import { EndpointDescriptor, endpointFilePid } from '../../shared/src/node/endpoint-descriptor.js';
 import { pidAlive } from '../../shared/src/node/pid.js';
 
 /**
@@ -60,8 +60,6 @@ export function prepareRuntimeDir(dir: string, options: PrepareOptions = {}): { 
   return { created };
 }
 
-const ENDPOINT_FILE = /^h-(\d+)\.(json|sock)$/;
-
 /** Removes sockets/descriptors left by hosts that died without cleaning up. Returns the removed paths. */
 export function removeStaleEndpoints(
   dir: string,
@@ -77,10 +75,8 @@ export function removeStaleEndpoints(
   const removed: string[] = [];
   const verdicts = new Map<number, boolean>();
   for (const name of names) {
-    const match = ENDPOINT_FILE.exec(name);
-    if (match === null) continue;
-    const pid = Number(match[1]);
-    if (pid === ownPid) continue;
+    const pid = endpointFilePid(name);
+    if (pid === null || pid === ownPid) continue;
     let alive = verdicts.get(pid);
     if (alive === undefined) {
       alive = isAlive(pid);

@@ -6,4 +6,6 @@ export * from './constants.js';
 export * from './envelopes.js';
 export * from './errors.js';
 export * from './reference-data.js';
+export * from './request-table.js';
 export * from './validation-issues.js';
+export * from './with-timeout.js';

@@ -82,7 +82,7 @@ describe('agent tools without user scripts', () => {
     it('is what `x-ipe-uiux start` uses to open the toolbar on its page', async () => {
       const page = await env.openPage('/plain');
       const { descriptor } = await env.waitForHost();
-      const outcome = await openToolbarOnPage(descriptor.endpoint, readToken(env.home) ?? '', page.url());
+      const outcome = await openToolbarOnPage(descriptor, readToken(env.home) ?? '', page.url());
       expect(outcome).toBe('the toolbar is open on the page');
       expect(await page.evaluate(() => document.querySelectorAll('x-ipe-uiux-toolbar').length)).toBe(1);
       await page.close();

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Browser, Page, Target, WebWorker } from 'puppeteer-core';
 import { EXTENSION_ID } from '../../shared/src/constants.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
-import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
+import { EndpointDescriptor, isDescriptorFileName } from '../../shared/src/node/endpoint-descriptor.js';
 import { readToken, runtimeDir } from '../../shared/src/node/index.js';
 import { assertExtensionBuilt, chromePath, launchChromium } from '../support/chromium.js';
 import { type PageServer, startPageServer } from './browser-pages.js';
@@ -171,7 +171,7 @@ export class BrowserEnv {
       return [];
     }
     return names.flatMap((name) => {
-      if (!/^h-\d+\.json$/.test(name)) return [];
+      if (!isDescriptorFileName(name)) return [];
       try {
         const parsed = EndpointDescriptor.safeParse(
           JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')),

@@ -4,6 +4,7 @@ import {
   ChunkAssembler,
   Envelope as EnvelopeSchema,
   PROTOCOL_VERSION,
+  RequestTable,
   toErrorPayload,
   XipeError,
 } from '../../../shared/src/index.js';
@@ -32,12 +33,6 @@ export interface NativeLinkDeps {
 
 export type LinkState = 'idle' | 'connecting' | 'connected' | 'waiting';
 
-interface PendingHostRequest {
-  resolve(result: unknown): void;
-  reject(error: XipeError): void;
-  timer: ReturnType<typeof setTimeout>;
-}
-
 export class NativeHostLink {
   private port: Runtime.Port | null = null;
   private helloDone = false;
@@ -48,7 +43,7 @@ export class NativeHostLink {
   private readonly log: Pick<Console, 'info' | 'warn' | 'error'>;
   private readonly connectNative: (name: string) => Runtime.Port;
   /** Requests this extension sent to host commands (the toolbar's save_reference, list_ideas…). */
-  private readonly pendingHost = new Map<string, PendingHostRequest>();
+  private readonly pendingHost = new RequestTable<string, { command: string }>({ peer: 'The native host' });
   private nextHostRequestId = 1;
 
   constructor(private readonly deps: NativeLinkDeps) {
@@ -77,18 +72,11 @@ export class NativeHostLink {
       );
     }
     const id = `ext-${this.nextHostRequestId++}`;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pendingHost.delete(id);
-        reject(new XipeError('TIMEOUT', `The host did not answer '${command}' within ${timeoutMs} ms.`));
-      }, timeoutMs);
-      this.pendingHost.set(id, { resolve, reject, timer });
+    return this.pendingHost.request(id, { command }, { waitMs: timeoutMs }, () => {
       try {
         this.post({ type: 'request', id, command, params, timeout_ms: timeoutMs }, true);
       } catch (err) {
-        clearTimeout(timer);
-        this.pendingHost.delete(id);
-        reject(new XipeError('PAYLOAD_TOO_LARGE', `Could not send '${command}': ${(err as Error).message}`));
+        throw new XipeError('PAYLOAD_TOO_LARGE', `Could not send '${command}': ${(err as Error).message}`);
       }
     });
   }
@@ -96,14 +84,6 @@ export class NativeHostLink {
   /** Sends an `event` envelope (capture events for MCP clients); dropped while disconnected. */
   emit(event: string, data: unknown): void {
     if (this.connected) this.post({ type: 'event', event, data });
-  }
-
-  private settleHostRequests(error: XipeError): void {
-    for (const [id, pending] of this.pendingHost) {
-      clearTimeout(pending.timer);
-      pending.reject(error);
-      this.pendingHost.delete(id);
-    }
   }
 
   /**
@@ -152,7 +132,7 @@ export class NativeHostLink {
       this.port = null;
       this.helloDone = false;
       this.assembler.clear();
-      this.settleHostRequests(
+      this.pendingHost.failAll(
         new XipeError(
           'BACKEND_UNREACHABLE',
           `The native host disconnected (${why}) before answering; retry.`,
@@ -211,15 +191,9 @@ export class NativeHostLink {
       case 'request':
         void this.answer(envelope);
         return;
-      case 'response': {
-        const pending = typeof envelope.id === 'string' ? this.pendingHost.get(envelope.id) : undefined;
-        if (pending === undefined) return;
-        this.pendingHost.delete(String(envelope.id));
-        clearTimeout(pending.timer);
-        if (envelope.ok) pending.resolve(envelope.result);
-        else pending.reject(XipeError.from(envelope.error));
+      case 'response':
+        if (typeof envelope.id === 'string') this.pendingHost.settle(envelope.id, envelope);
         return;
-      }
       case 'error':
         this.log.error(`[x-ipe] host reported: ${envelope.error.code}: ${envelope.error.message}`);
         return;

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { ScreenshotMode } from '../../../shared/src/commands/capture-screenshot.js';
 import { MAX_INLINE_PNG_BYTES } from '../../../shared/src/commands/save-screenshot.js';
 import { IdeaFolderName } from '../../../shared/src/reference-data.js';
-import { refineOneTarget, routeOptions, tabTargetShape } from '../tab-target-args.js';
+import { resolveRoute, routeOptions } from '../routing.js';
+import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
 import { defineTool, withImages } from './define-tool.js';
-import { resolveRoute } from './inject-script.js';
 
 export const captureScreenshotTool = defineTool({
   name: 'capture_screenshot',

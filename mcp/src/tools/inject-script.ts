@@ -7,13 +7,11 @@ import {
   type InjectScriptParamsInput,
   type InjectScriptResult,
   SCRIPT_CACHE_MAX_CHARS,
-  type TabTarget,
 } from '../../../shared/src/commands/index.js';
 import { XipeError } from '../../../shared/src/errors.js';
-import type { BridgeClient } from '../bridge.js';
+import { resolveRoute, routeOptions } from '../routing.js';
 import { type ScriptFile, ScriptFiles } from '../script-files.js';
-import { listAllTabs } from '../tab-list.js';
-import { refineOneTarget, routeOptions, tabTargetShape } from '../tab-target-args.js';
+import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
 import { defineTool } from './define-tool.js';
 
 /** Scripts above this are refused before reading (the bridge frame cap leaves room for JSON escaping). */
@@ -149,93 +147,4 @@ async function readScript(filePath: string, hashUpToChars: number): Promise<Scri
       { file_path: filePath, reason: code },
     );
   }
-}
-
-interface Route {
-  /** The browser to route to (bridge option); unset when the only candidate is taken anyway. */
-  browser?: string;
-  target: TabTarget;
-  /** The browser_id the call will reach, when known (also when `browser` is unset). */
-  reaches?: string;
-}
-
-interface RouteArgs {
-  tab_id?: number | undefined;
-  url_contains?: string | undefined;
-  page_index?: number | undefined;
-  browser?: string | undefined;
-}
-
-/**
- * Decides which browser gets the command and with which target. One browser (or `browser` given)
- * and no page_index: the target goes straight through (no extra round trip). Otherwise the merged
- * list_tabs order resolves it.
- */
-export async function resolveRoute(
-  bridge: BridgeClient,
-  args: RouteArgs,
-  signal: AbortSignal,
-): Promise<Route> {
-  const direct: TabTarget = {
-    ...(args.tab_id !== undefined ? { tab_id: args.tab_id } : {}),
-    ...(args.url_contains !== undefined ? { url_contains: args.url_contains } : {}),
-  };
-  if (args.page_index === undefined) {
-    if (args.browser !== undefined) return { browser: args.browser, target: direct };
-    const hosts = await bridge.hosts({ signal });
-    const withExtension = hosts.filter((h) => h.info.extension !== null);
-    if (hosts.length <= 1 || withExtension.length <= 1) {
-      const reaches = withExtension[0]?.info.extension?.browser.browser_id;
-      return { target: direct, ...(reaches !== undefined ? { reaches } : {}) };
-    }
-    if (args.tab_id === undefined && args.url_contains === undefined) {
-      const ids = withExtension.map((h) => h.info.extension?.browser.browser_id);
-      throw new XipeError(
-        'VALIDATION_ERROR',
-        `browser: ${ids.length} browsers are connected (${ids.join(', ')}); pass \`browser\` or a tab_id/url_contains/page_index target (see list_tabs).`,
-        { field: 'browser', connected_browsers: ids },
-      );
-    }
-  }
-  const { tabs } = await listAllTabs(bridge, { signal });
-  if (args.page_index !== undefined) {
-    const tab = tabs[args.page_index];
-    if (tab === undefined) {
-      throw new XipeError(
-        'TAB_NOT_FOUND',
-        `page_index ${args.page_index} is out of range: ${tabs.length} tab(s) are open${tabs.length > 0 ? ` (0–${tabs.length - 1})` : ''}. Call list_tabs and use one of its page_index values.`,
-        { page_index: args.page_index, tab_count: tabs.length },
-      );
-    }
-    if (args.browser !== undefined && args.browser !== tab.browser_id) {
-      throw new XipeError(
-        'VALIDATION_ERROR',
-        `browser: page_index ${args.page_index} is a tab of ${tab.browser_id}, not ${args.browser}. Drop \`browser\` or pick a page_index of that browser from list_tabs.`,
-        { field: 'browser', page_index: args.page_index, tab_browser: tab.browser_id },
-      );
-    }
-    return { browser: tab.browser_id, target: { tab_id: tab.tab_id } };
-  }
-  const matches = tabs.filter((t) =>
-    args.tab_id !== undefined ? t.tab_id === args.tab_id : t.url.includes(args.url_contains ?? ''),
-  );
-  const browsers = [...new Set(matches.map((t) => t.browser_id))];
-  const what =
-    args.tab_id !== undefined ? `tab_id ${args.tab_id}` : `url_contains ${JSON.stringify(args.url_contains)}`;
-  const [only] = browsers;
-  if (only === undefined) {
-    throw new XipeError(
-      'TAB_NOT_FOUND',
-      `No tab matches ${what} in any connected browser. Call list_tabs to see the open tabs.`,
-      { ...direct, tab_count: tabs.length },
-    );
-  }
-  if (browsers.length > 1) {
-    throw new XipeError(
-      'VALIDATION_ERROR',
-      `browser: ${what} matches tabs in ${browsers.length} browsers (${browsers.join(', ')}); pass \`browser\` to choose one.`,
-      { field: 'browser', matching_browsers: browsers },
-    );
-  }
-  return { browser: only, target: direct };
 }

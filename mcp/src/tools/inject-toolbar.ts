@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InjectToolbarParams } from '../../../shared/src/commands/inject-toolbar.js';
-import { refineOneTarget, routeOptions, tabTargetShape } from '../tab-target-args.js';
+import { resolveRoute, routeOptions } from '../routing.js';
+import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
 import { defineTool } from './define-tool.js';
-import { resolveRoute } from './inject-script.js';
 
 const TOOLBAR_TIMEOUT_MS = 15_000;
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { XipeError } from '../../../shared/src/errors.js';
+import { LinkLost } from '../../../shared/src/node/bridge/host-connection.js';
 import { createLogger } from '../../../shared/src/node/logger.js';
 import { SaveResult } from '../../../shared/src/reference-data.js';
 import {
@@ -13,7 +14,6 @@ import {
   sessionFiles,
 } from '../../../test/helpers/store-fixtures.js';
 import type { BridgeClient } from '../bridge.js';
-import { LinkLost } from '../host-connection.js';
 import { runTool } from '../run-tool.js';
 import type { ToolContext } from './define-tool.js';
 import { saveUiuxReferenceTool } from './save-uiux-reference.js';

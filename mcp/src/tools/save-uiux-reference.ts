@@ -1,11 +1,10 @@
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
-import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../../shared/src/constants.js';
 import { XipeError } from '../../../shared/src/errors.js';
-import { loadConfig, maxPayloadBytes } from '../../../shared/src/node/config.js';
+import { neverDelivered } from '../../../shared/src/node/bridge/host-connection.js';
+import { payloadLimit } from '../../../shared/src/node/config.js';
 import { xipeHome } from '../../../shared/src/node/paths.js';
 import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
 import type { BridgeClient } from '../bridge.js';
-import { LinkLost } from '../host-connection.js';
 import { defineTool } from './define-tool.js';
 
 /** Saves can wait for the idea lock behind other saves; give them more than a plain command. */
@@ -35,7 +34,7 @@ export const saveUiuxReferenceTool = defineTool({
   timeoutMs: SAVE_TIMEOUT_MS + 5_000,
   async handler(data, ctx) {
     const params = { workspace: ctx.workspace, data };
-    const limit = payloadLimit();
+    const limit = payloadLimit(xipeHome());
     const bytes = jsonByteLength(params);
     if (bytes > limit) {
       throw new XipeError(
@@ -50,7 +49,8 @@ export const saveUiuxReferenceTool = defineTool({
       // The bridge client already retries once after a connection error (a host restarting).
       return await send(ctx.bridge, params, ctx.signal);
     } catch (err) {
-      if (!noHostAnswered(err) || ctx.signal.aborted) throw err;
+      // No host can have received it (a host may have saved it otherwise: saving again would duplicate).
+      if (!neverDelivered(err) || ctx.signal.aborted) throw err;
       // Writing files needs nothing of the browser: save through the same store, rules and idea
       // lock as a host would, so a host starting at this moment is serialised with us.
       ctx.logger.info('no host reachable: saving through the local idea store', {
@@ -67,24 +67,6 @@ export const saveUiuxReferenceTool = defineTool({
     }
   },
 });
-
-/**
- * True when no host can have received the save: BACKEND_UNREACHABLE, except a link lost after
- * the request may have left (the host may have saved it; saving again would make a duplicate).
- */
-function noHostAnswered(err: unknown): boolean {
-  if (!(err instanceof XipeError) || err.code !== 'BACKEND_UNREACHABLE') return false;
-  return !(err instanceof LinkLost && err.maybeDelivered);
-}
-
-/** The cap the hosts enforce (config.json, or the env override tests use); default when unreadable. */
-function payloadLimit(): number {
-  try {
-    return maxPayloadBytes(loadConfig(xipeHome()));
-  } catch {
-    return DEFAULT_MAX_PAYLOAD_BYTES;
-  }
-}
 
 /**
  * Any host can save (they share the file system and the idea lock), so when several browsers are

@@ -86,6 +86,28 @@ export const DOCTOR_COMMAND = {
   },
 } as const satisfies CommandSpec;
 
+export const SAVE_COMMAND = {
+  name: 'save',
+  summary: 'Save reference data into an idea folder (save_uiux_reference without MCP or a browser).',
+  options: {
+    'data-file': {
+      type: 'string',
+      value: 'FILE',
+      help: 'Read the reference data (one JSON object) from FILE',
+    },
+    data: { type: 'string', value: 'JSON', help: 'The reference data itself' },
+    workspace: {
+      ...workspace,
+      help: 'Project folder holding x-ipe-docs/ideas (default: the current directory)',
+    },
+    format: { type: 'string', value: 'F', help: 'json (default: the tool result object) or text' },
+  },
+  details: `Saves the data (the save_uiux_reference arguments) as a new session of
+x-ipe-docs/ideas/<idea_folder>/uiux-references/. Without --data-file or --data it reads stdin.
+Exit status: 0 saved, 1 refused (VALIDATION_ERROR, IDEA_NOT_FOUND, PAYLOAD_TOO_LARGE, WRITE_ERROR,
+TIMEOUT), 2 bad usage (no input, unreadable file, invalid JSON, unknown option).`,
+} as const satisfies CommandSpec;
+
 export const MCP_COMMAND = {
   name: 'mcp',
   summary: 'The MCP server x-ipe-app-and-agent-interaction: stdio (started by agents) or Streamable HTTP.',
@@ -125,6 +147,7 @@ export const CLI_COMMANDS: readonly CommandSpec[] = [
   UNINSTALL_COMMAND,
   INIT_COMMAND,
   DOCTOR_COMMAND,
+  SAVE_COMMAND,
   MCP_COMMAND,
   HOST_COMMAND,
 ];

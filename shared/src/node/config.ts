@@ -60,3 +60,15 @@ export function maxPayloadBytes(config: Config, env: NodeJS.ProcessEnv = process
   const fromEnv = raw !== undefined ? Number.parseInt(raw, 10) : Number.NaN;
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : config.max_payload_bytes;
 }
+
+/**
+ * The save size cap for a process that is not the host (MCP server, `x-ipe-uiux save`): the one the
+ * host enforces, or the default when the config cannot be read (the host then reports it).
+ */
+export function payloadLimit(home: string, env: NodeJS.ProcessEnv = process.env): number {
+  try {
+    return maxPayloadBytes(loadConfig(home), env);
+  } catch {
+    return DEFAULT_MAX_PAYLOAD_BYTES;
+  }
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { descriptorFileName, socketFileName } from './endpoint-descriptor.js';
 
 /**
  * Everything per-user lives under one home directory. `XIPE_UIUX_HOME` overrides it (tests isolate
@@ -20,7 +21,7 @@ export function xipeHome(env: NodeJS.ProcessEnv = process.env, platform = proces
 
 /** Unix socket paths are limited to ~107 bytes (104 on macOS); keep a margin. */
 export const MAX_SOCKET_PATH_BYTES = 100;
-const SOCKET_NAME_BYTES = 'h-4194304.sock'.length;
+const SOCKET_NAME_BYTES = socketFileName(4194304).length;
 
 /**
  * Directory holding live host endpoints (sockets) and their descriptor files. `<home>/run` when a
@@ -42,12 +43,12 @@ export function endpointPath(home: string, pid: number, platform = process.platf
     const digest = createHash('sha256').update(home).digest('hex').slice(0, 12);
     return `\\\\.\\pipe\\xipe-uiux-${digest}-${pid}`;
   }
-  return path.join(runtimeDir(home, platform), `h-${pid}.sock`);
+  return path.join(runtimeDir(home, platform), socketFileName(pid));
 }
 
 /** Descriptor written next to the endpoint so clients can discover hosts (works for pipes too). */
 export function endpointDescriptorPath(home: string, pid: number, platform = process.platform): string {
-  return path.join(runtimeDir(home, platform), `h-${pid}.json`);
+  return path.join(runtimeDir(home, platform), descriptorFileName(pid));
 }
 
 export const tokenPath = (home: string): string => path.join(home, 'token');

@@ -1,17 +1,11 @@
 import net from 'node:net';
-import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import {
-  type ClientHello,
-  Event,
-  HostHello,
-  type HostInfo,
-  LinkError,
-  Response,
-} from '../../shared/src/envelopes.js';
-import { XipeError } from '../../shared/src/errors.js';
-import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
-import { decodePayload, encodeFrame, FrameError, FrameReader } from '../../shared/src/node/framing.js';
-import type { Logger } from '../../shared/src/node/logger.js';
+import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../constants.js';
+import { type ClientHello, Event, HostHello, type HostInfo, LinkError, Response } from '../../envelopes.js';
+import { XipeError } from '../../errors.js';
+import { RequestTable } from '../../request-table.js';
+import type { EndpointDescriptor } from '../endpoint-descriptor.js';
+import { decodePayload, encodeFrame, FrameError, FrameReader } from '../framing.js';
+import type { Logger } from '../logger.js';
 
 /**
  * The link to a host went away before it answered (refused, reset, closed). When the request
@@ -27,11 +21,16 @@ export class LinkLost extends XipeError {
     super('BACKEND_UNREACHABLE', message, details);
     this.maybeDelivered = maybeDelivered;
   }
+}
 
-  /** Safe to send again: the host cannot have seen it. */
-  get retryable(): boolean {
-    return !this.maybeDelivered;
-  }
+/**
+ * No host can have received the request: none was reachable, or the link was lost before the
+ * request was written. (BACKEND_UNREACHABLE is only ever raised before a request left, except by
+ * a LinkLost that says it may have been delivered.)
+ */
+export function neverDelivered(err: unknown): boolean {
+  if (!(err instanceof XipeError) || err.code !== 'BACKEND_UNREACHABLE') return false;
+  return !(err instanceof LinkLost && err.maybeDelivered);
 }
 
 export interface HostConnectionOptions {
@@ -42,27 +41,25 @@ export interface HostConnectionOptions {
   client: ClientHello['client'];
   helloTimeoutMs: number;
   logger: Logger;
-  onEvent: (event: Event, connection: HostConnection) => void;
-  onClose: () => void;
+  onEvent?: (event: Event, connection: HostConnection) => void;
+  onClose?: () => void;
 }
 
 interface Pending {
-  command: string;
-  resolve: (result: unknown) => void;
-  reject: (err: XipeError) => void;
-  cleanup: () => void;
+  readonly command: string;
   /** The frame was handed to the OS: the host may have it. */
   written: boolean;
 }
 
 /**
- * One authenticated, long-lived connection to one host: connect, hello, then requests matched to
- * responses by id, each with its own timeout. Events are passed on. Pure transport: it does not
- * know commands; the bridge client parses results.
+ * One authenticated connection to one host: connect, hello with the token, then requests matched
+ * to responses by id, each with its own timeout. Events are passed on. Pure transport: it does not
+ * know commands; callers parse results. The MCP server keeps one per host for its lifetime; the
+ * CLI (`doctor`, `start`) opens one for a single question (`probeHost`).
  */
 export class HostConnection {
   info: HostInfo;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending: RequestTable<number, Pending>;
   private nextId = 1;
   private closedReason: string | null = null;
 
@@ -73,6 +70,8 @@ export class HostConnection {
     private readonly options: HostConnectionOptions,
   ) {
     this.info = info;
+    const pid = options.descriptor.pid;
+    this.pending = new RequestTable({ peer: `Host pid ${pid}`, details: () => ({ pid }) });
   }
 
   get pid(): number {
@@ -166,7 +165,7 @@ export class HostConnection {
           fail(
             new XipeError(
               'PROTOCOL_ERROR',
-              `Unexpected first message from ${where}: not a host hello. Use the same x-ipe-uiux version for the MCP server and the host.`,
+              `Unexpected first message from ${where}: not a host hello. Use the same x-ipe-uiux version for every process (reinstall with \`x-ipe-uiux install\`).`,
             ),
           );
           return;
@@ -175,7 +174,7 @@ export class HostConnection {
           fail(
             new XipeError(
               'PROTOCOL_ERROR',
-              `${where} speaks protocol ${hello.data.protocol}, this MCP server ${PROTOCOL_VERSION}: use the same x-ipe-uiux version for both (reinstall with \`x-ipe-uiux install\`).`,
+              `${where} speaks protocol ${hello.data.protocol}, this ${options.client.name} ${PROTOCOL_VERSION}: use the same x-ipe-uiux version for both (reinstall with \`x-ipe-uiux install\`).`,
               { pid: descriptor.pid, host_protocol: hello.data.protocol, protocol: PROTOCOL_VERSION },
             ),
           );
@@ -222,48 +221,16 @@ export class HostConnection {
         ),
       );
     }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        cleanup();
-        reject(
-          new XipeError(
-            'TIMEOUT',
-            `No answer from host pid ${this.pid} to ${command} within ${waitMs} ms. The browser may be busy or the tab hung: retry, pass a larger timeout_ms, or check bridge_status.`,
-            { command, timeout_ms: waitMs, pid: this.pid },
-          ),
-        );
-      }, waitMs);
-      const onAbort = (): void => {
-        this.pending.delete(id);
-        cleanup();
-        reject(
-          new XipeError('TIMEOUT', `${command} was cancelled by the client before the browser answered.`, {
-            command,
-            cancelled: true,
-          }),
-        );
-      };
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      if (signal?.aborted === true) {
-        onAbort();
-        return;
-      }
-      if (this.socket.destroyed || !this.socket.writable) {
-        cleanup();
-        reject(
-          new LinkLost(`The connection to host pid ${this.pid} was already closed; ${command} was not sent`, {
-            pid: this.pid,
-          }),
-        );
-        return;
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const entry: Pending = { command, resolve, reject, cleanup, written: false };
-      this.pending.set(id, entry);
+    // (An aborted call is answered as cancelled by the table, whatever the socket's state.)
+    if (signal?.aborted !== true && (this.socket.destroyed || !this.socket.writable)) {
+      return Promise.reject(
+        new LinkLost(`The connection to host pid ${this.pid} was already closed; ${command} was not sent`, {
+          pid: this.pid,
+        }),
+      );
+    }
+    const entry: Pending = { command, written: false };
+    return this.pending.request(id, entry, { waitMs, signal }, () => {
       // The callback runs once the OS has taken the whole frame (before any later close or reply
       // is read), or with EPIPE/ECONNRESET when the host was already gone: then it never got it.
       this.socket.write(frame, (err) => {
@@ -273,7 +240,7 @@ export class HostConnection {
   }
 
   close(): void {
-    this.shutdown('the MCP server closed the connection');
+    this.shutdown(`${this.options.client.name} closed the connection`);
     this.socket.destroy();
   }
 
@@ -319,20 +286,14 @@ export class HostConnection {
     const response = Response.safeParse(value);
     if (response.success) {
       const { id } = response.data;
-      const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
-      if (entry === undefined) {
+      if (typeof id !== 'number' || !this.pending.settle(id, response.data)) {
         this.options.logger.debug('late or unknown response ignored', { pid: this.pid, id });
-        return;
       }
-      this.pending.delete(id as number);
-      entry.cleanup();
-      if (response.data.ok) entry.resolve(response.data.result);
-      else entry.reject(XipeError.from(response.data.error));
       return;
     }
     const event = Event.safeParse(value);
     if (event.success) {
-      this.options.onEvent(event.data, this);
+      this.options.onEvent?.(event.data, this);
       return;
     }
     const linkError = LinkError.safeParse(value);
@@ -346,14 +307,12 @@ export class HostConnection {
     if (type === 'ping') return;
     // A response we cannot parse may still carry our id: fail that request instead of letting it hang.
     const id = (value as { id?: unknown } | null)?.id;
-    const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
-    if (entry !== undefined) {
-      this.pending.delete(id as number);
-      entry.cleanup();
-      entry.reject(
+    if (typeof id === 'number' && this.pending.get(id) !== undefined) {
+      this.pending.fail(
+        id,
         new XipeError(
           'PROTOCOL_ERROR',
-          `Host pid ${this.pid} sent a malformed response. Use the same x-ipe-uiux version for the MCP server and the host.`,
+          `Host pid ${this.pid} sent a malformed response. Use the same x-ipe-uiux version for every process (reinstall with \`x-ipe-uiux install\`).`,
         ),
       );
       return;
@@ -366,10 +325,10 @@ export class HostConnection {
 
   private protocolFailure(reason: string): void {
     this.options.logger.warn('host link broken', { pid: this.pid, reason });
-    this.failAll(
+    this.pending.failAll(
       new XipeError(
         'PROTOCOL_ERROR',
-        `Host pid ${this.pid} broke the bridge protocol (${reason}). Use the same x-ipe-uiux version for the MCP server and the host.`,
+        `Host pid ${this.pid} broke the bridge protocol (${reason}). Use the same x-ipe-uiux version for every process (reinstall with \`x-ipe-uiux install\`).`,
       ),
     );
     this.shutdown(`host pid ${this.pid}: ${reason}`);
@@ -379,7 +338,7 @@ export class HostConnection {
   private shutdown(reason: string): void {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
-    this.failAll((entry) =>
+    this.pending.failAll((entry) =>
       entry.written
         ? new LinkLost(
             `${reason}. The ${entry.command} request had been sent, so it may have run; it was not repeated. Check its effect (list_tabs, bridge_status) before calling again.`,
@@ -388,14 +347,6 @@ export class HostConnection {
           )
         : new LinkLost(reason, { pid: this.pid }),
     );
-    this.options.onClose();
-  }
-
-  private failAll(err: XipeError | ((entry: Pending) => XipeError)): void {
-    for (const entry of this.pending.values()) {
-      entry.cleanup();
-      entry.reject(typeof err === 'function' ? err(entry) : err);
-    }
-    this.pending.clear();
+    this.options.onClose?.();
   }
 }

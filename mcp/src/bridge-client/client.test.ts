@@ -4,15 +4,15 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import type { ClientHello, HostInfo, Request } from '../../shared/src/envelopes.js';
-import { XipeError } from '../../shared/src/errors.js';
-import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
-import { runtimeDir } from '../../shared/src/node/paths.js';
-import { ensureToken } from '../../shared/src/node/token.js';
-import { browserInfo, hostInfo, silentLogger } from '../test-support/fake-bridge.js';
-import type { BridgeClient, BridgeEvent } from './bridge.js';
-import { createBridgeClient } from './bridge-client.js';
+import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../../shared/src/constants.js';
+import type { ClientHello, HostInfo, Request } from '../../../shared/src/envelopes.js';
+import { XipeError } from '../../../shared/src/errors.js';
+import { decodePayload, encodeFrame, FrameReader } from '../../../shared/src/node/framing.js';
+import { runtimeDir } from '../../../shared/src/node/paths.js';
+import { ensureToken } from '../../../shared/src/node/token.js';
+import { browserInfo, hostInfo, silentLogger } from '../../test-support/fake-bridge.js';
+import type { BridgeClient, BridgeEvent } from '../bridge.js';
+import { createBridgeClient } from './client.js';
 
 /** What a fake host does with a request: answer (a response body), or act on the socket. */
 type OnRequest = (

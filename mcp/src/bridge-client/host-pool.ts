@@ -1,0 +1,224 @@
+import path from 'node:path';
+import type { Event } from '../../../shared/src/envelopes.js';
+import type { ErrorPayload } from '../../../shared/src/errors.js';
+import { toErrorPayload, XipeError } from '../../../shared/src/errors.js';
+import { HELLO_TIMEOUT_MS } from '../../../shared/src/index.js';
+import { type FoundHost, inspectDescriptor } from '../../../shared/src/node/bridge/discovery.js';
+import { HostConnection, LinkLost } from '../../../shared/src/node/bridge/host-connection.js';
+import {
+  type EndpointDescriptor,
+  listDescriptorFiles,
+} from '../../../shared/src/node/endpoint-descriptor.js';
+import type { Logger } from '../../../shared/src/node/logger.js';
+import { runtimeDir, tokenPath } from '../../../shared/src/node/paths.js';
+import { readToken } from '../../../shared/src/node/token.js';
+
+const NO_HOST_FIX =
+  'Open Chrome/Chromium with the X-IPE extension (or run `x-ipe-uiux start`), then check `x-ipe-uiux doctor`.';
+
+export interface HostPoolOptions {
+  home: string;
+  workspace: string;
+  logger: Logger;
+  helloTimeoutMs?: number;
+  platform?: NodeJS.Platform;
+  isPidAlive?: (pid: number) => boolean;
+  /** An event a host pushed. */
+  onEvent: (event: Event, connection: HostConnection) => void;
+}
+
+/** One descriptor file found in the runtime dir and what became of it. */
+export interface Link {
+  file: string;
+  descriptorPath: string;
+  descriptor: EndpointDescriptor | null;
+  pidAlive: boolean;
+  connection: HostConnection | null;
+  error: ErrorPayload | null;
+}
+
+/**
+ * Discovers hosts by listing `<runtime dir>/h-*.json`, keeps one authenticated connection per host
+ * and reuses it; every call re-lists the directory (cheap), so a restarted or newly started host is
+ * found without restarting the MCP server.
+ */
+export class HostPool {
+  readonly dir: string;
+  private readonly connections = new Map<string, HostConnection>();
+  private readonly connecting = new Map<string, Promise<HostConnection>>();
+  private closedValue = false;
+  private listedThisTurn: string[] | null = null;
+
+  constructor(private readonly options: HostPoolOptions) {
+    this.dir = runtimeDir(options.home, options.platform);
+  }
+
+  get closed(): boolean {
+    return this.closedValue;
+  }
+
+  /** Open connections after a scan; BACKEND_UNREACHABLE (LinkLost when retrying may help) if none. */
+  async live(): Promise<HostConnection[]> {
+    if (this.closedValue) throw new XipeError('BACKEND_UNREACHABLE', 'The MCP server is shutting down.');
+    const links = await this.scan();
+    const live = links.flatMap((l) => (l.connection !== null ? [l.connection] : []));
+    if (live.length > 0) return live;
+    const problems = links.filter((l) => l.pidAlive && l.error !== null);
+    const final = problems.find((l) => l.error !== null && l.error.code !== 'BACKEND_UNREACHABLE');
+    if (final?.error != null) throw XipeError.from(final.error);
+    const where = `looked for h-*.json descriptors in ${this.dir} (XIPE_UIUX_HOME=${this.options.home})`;
+    const found =
+      links.length === 0
+        ? 'none found'
+        : links
+            .map(
+              (l) =>
+                `${l.file}: ${l.error?.message ?? (l.pidAlive ? 'unreachable' : 'stale, its process is gone')}`,
+            )
+            .join('; ');
+    const message = `No X-IPE native host is reachable: ${where}, ${found}. ${NO_HOST_FIX}`;
+    const details = {
+      runtime_dir: this.dir,
+      home: this.options.home,
+      descriptors: links.map((l) => ({ file: l.descriptorPath, pid_alive: l.pidAlive, error: l.error })),
+    };
+    // A live host that refused or hung up may be restarting: worth the one retry.
+    throw problems.length > 0
+      ? new LinkLost(message, details)
+      : new XipeError('BACKEND_UNREACHABLE', message, details);
+  }
+
+  /** Lists descriptors, reuses open connections, connects to new hosts, drops vanished ones. */
+  async scan(): Promise<Link[]> {
+    const files = this.descriptorFiles();
+    for (const [file, connection] of this.connections) {
+      if (!files.includes(file)) {
+        connection.close(); // the host removed its descriptor: it is going away
+        this.connections.delete(file);
+      }
+    }
+    return Promise.all(files.map((file) => this.link(file)));
+  }
+
+  /** The token, or null when there is none; throws UNAUTHORIZED when another user owns the file. */
+  readToken(): string | null {
+    const { home, logger, platform } = this.options;
+    return readToken(home, {
+      platform,
+      onRepaired: (message) => logger.warn('token file permissions repaired', { detail: message }),
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closedValue = true;
+    for (const connection of this.connections.values()) connection.close();
+    this.connections.clear();
+    const late = await Promise.allSettled(this.connecting.values());
+    for (const outcome of late) if (outcome.status === 'fulfilled') outcome.value.close();
+  }
+
+  /**
+   * The descriptor files, listed once per event-loop turn: a tool call that resolves its route
+   * (hosts) and then sends (request) in the same turn lists the directory once. Open connections
+   * are still checked per scan (link), so a closed one is never reused.
+   */
+  private descriptorFiles(): string[] {
+    if (this.listedThisTurn !== null) return this.listedThisTurn;
+    let files: string[];
+    try {
+      files = listDescriptorFiles(this.dir);
+    } catch (err) {
+      this.options.logger.warn('cannot list the runtime dir', {
+        dir: this.dir,
+        error: (err as Error).message,
+      });
+      files = [];
+    }
+    this.listedThisTurn = files;
+    setImmediate(() => {
+      this.listedThisTurn = null;
+    });
+    return files;
+  }
+
+  private async link(file: string): Promise<Link> {
+    const open = this.connections.get(file);
+    if (open !== undefined && !open.closed) {
+      return {
+        file,
+        descriptorPath: path.join(this.dir, file),
+        descriptor: open.descriptor,
+        pidAlive: true,
+        connection: open,
+        error: null,
+      };
+    }
+    const found: FoundHost = await inspectDescriptor(this.dir, file, {
+      removeStale: true,
+      ...(this.options.isPidAlive !== undefined ? { isPidAlive: this.options.isPidAlive } : {}),
+    });
+    const link: Link = {
+      file,
+      descriptorPath: found.path,
+      descriptor: found.descriptor,
+      pidAlive: found.pidAlive,
+      connection: null,
+      error: found.error,
+    };
+    if (found.error !== null || found.descriptor === null) return link;
+    try {
+      return { ...link, connection: await this.connect(file, found.descriptor) };
+    } catch (err) {
+      return { ...link, error: toErrorPayload(err) };
+    }
+  }
+
+  private connect(file: string, descriptor: EndpointDescriptor): Promise<HostConnection> {
+    const inFlight = this.connecting.get(file);
+    if (inFlight !== undefined) return inFlight;
+    // Throws (UNAUTHORIZED, with the fix) when another user owns the token file.
+    const token = this.readToken();
+    if (token === null) {
+      return Promise.reject(
+        new XipeError(
+          'UNAUTHORIZED',
+          `No bridge token at ${tokenPath(this.options.home)}: run \`x-ipe-uiux install\` (XIPE_UIUX_HOME must be the same for the MCP server and the browser's host).`,
+        ),
+      );
+    }
+    const attempt = HostConnection.open({
+      key: file,
+      descriptor,
+      token,
+      client: { name: 'x-ipe-uiux-mcp', pid: process.pid, workspace: this.options.workspace },
+      helloTimeoutMs: this.options.helloTimeoutMs ?? HELLO_TIMEOUT_MS,
+      logger: this.options.logger,
+      onEvent: this.options.onEvent,
+      onClose: () => {
+        if (this.connections.get(file) === connection) this.connections.delete(file);
+        this.options.logger.info('host link closed', { pid: descriptor.pid });
+      },
+    });
+    let connection: HostConnection | undefined;
+    const tracked = attempt.then(
+      (c) => {
+        connection = c;
+        this.connecting.delete(file);
+        if (this.closedValue) c.close();
+        else this.connections.set(file, c);
+        this.options.logger.info('host link open', {
+          pid: descriptor.pid,
+          extension_connected: c.info.extension_connected,
+        });
+        return c;
+      },
+      (err: unknown) => {
+        this.connecting.delete(file);
+        this.options.logger.info('host link failed', { pid: descriptor.pid, error: (err as Error).message });
+        throw err;
+      },
+    );
+    this.connecting.set(file, tracked);
+    return tracked;
+  }
+}
