@@ -11,11 +11,11 @@ import { createBridgeClient } from './bridge-client/client.js';
 import type { HttpServerHandle } from './http-transport.js';
 import { ProtocolGuard } from './protocol-guard.js';
 import { watchIdeas } from './resources/ideas-watcher.js';
-import { createServer, type ServerDeps, settleToolCalls } from './server.js';
+import { createServer, type ServerDeps } from './server.js';
 import { LinearStdioServerTransport } from './stdio-transport.js';
 import { timeoutSettings } from './timeouts.js';
 
-/** How long tool calls still running at shutdown may take to answer. */
+/** How long requests still running at shutdown may take to answer. */
 const STOP_GRACE_MS = 5_000;
 
 /** HTTP sessions nobody used for this long are closed (a client that never sent DELETE). */
@@ -121,7 +121,7 @@ async function serveStdio(deps: ServerDeps, info: { workspace: string; home: str
   const reason = await done;
   logger.info('mcp server stopping', { reason });
   // A client may write its requests and close stdin at once: answer what is still running first.
-  await settleToolCalls(server, STOP_GRACE_MS);
+  await transport.settled(STOP_GRACE_MS);
   await server.close().catch(() => {});
   // Let the process exit even if the client left stdin open (SIGTERM case).
   process.stdin.destroy();

@@ -9,6 +9,9 @@ import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions 
  *   right behind initialize, without waiting for its answer, are served in order);
  * - a batch → refused (-32600) unless the session's protocol version still has batches
  *   (2025-03-26 and older; 2025-06-18 dropped them); allowed ones are answered with one array;
+ * - every request it let through is tracked until answered, so a stopping server can first
+ *   answer what is in flight (`settled`): the SDK drops the answers of requests still running
+ *   when it closes, and a client may write its requests and close stdin at once;
  * - an outgoing error carries its text once (the SDK's McpError bakes "MCP error N: " into the
  *   message, and every client adds it again) and a params validation failure is -32602 with a
  *   readable text, not -32603 with a raw dump.
@@ -109,6 +112,9 @@ export class ProtocolGuard implements Transport {
   private requestedVersion: string | null = null;
   /** Open batches: the ids still unanswered and the answers so far. */
   private readonly batches: Array<{ waiting: Set<Id>; answers: JSONRPCMessage[] }> = [];
+  /** Requests handed to the server and not yet answered. */
+  private readonly unanswered = new Set<Id>();
+  private onAllAnswered: (() => void) | null = null;
 
   constructor(private readonly inner: BatchTransport) {
     inner.onmessage = (message, extra) => this.receive(message, extra);
@@ -139,8 +145,26 @@ export class ProtocolGuard implements Transport {
       // A failed initialize leaves the session uninitialized.
       else this.initializeSeen = false;
     }
-    if (('result' in out || 'error' in out) && this.collectBatchAnswer(out)) return;
+    const isAnswer = 'result' in out || 'error' in out;
+    const answered = isAnswer && 'id' in out ? out.id : undefined;
+    if (answered !== undefined && this.unanswered.delete(answered) && this.unanswered.size === 0) {
+      // After this answer is written (below), nothing the client asked for is left.
+      queueMicrotask(() => this.onAllAnswered?.());
+    }
+    if (isAnswer && this.collectBatchAnswer(out)) return;
     return this.inner.send(out, options);
+  }
+
+  /** Resolves once every request received so far is answered, or after `maxMs`. */
+  async settled(maxMs: number): Promise<void> {
+    if (this.unanswered.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.onAllAnswered = resolve;
+      timer = setTimeout(resolve, maxMs);
+    });
+    clearTimeout(timer);
+    this.onAllAnswered = null;
   }
 
   /** One message; returns the error to answer with when it must not reach the server. */
@@ -167,7 +191,7 @@ export class ProtocolGuard implements Transport {
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const refused = this.check(message);
     if (refused === null) {
-      this.onmessage?.(message, extra);
+      this.forward(message, extra);
       return;
     }
     this.onerror?.(new Error(refused.message));
@@ -207,7 +231,13 @@ export class ProtocolGuard implements Transport {
     }
     if (batch.waiting.size > 0) this.batches.push(batch);
     else if (batch.answers.length > 0) send(batch.answers);
-    for (const message of accepted) this.onmessage?.(message);
+    for (const message of accepted) this.forward(message);
+  }
+
+  private forward(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    const kind = classify(message);
+    if (kind.kind === 'request') this.unanswered.add(kind.id);
+    this.onmessage?.(message, extra);
   }
 
   private collectBatchAnswer(message: JSONRPCMessage): boolean {

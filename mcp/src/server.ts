@@ -79,8 +79,6 @@ export function createServer(deps: ServerDeps): Server {
   const resourceCtx = { workspace: deps.workspace };
   const timeouts = deps.timeouts ?? timeoutSettings(null);
   const sentScripts = new SentScripts();
-  const inFlight = new Set<Promise<unknown>>();
-  IN_FLIGHT.set(server, inFlight);
 
   server.setRequestHandler(request('tools/list'), () => ({ tools: tools.map(listedTool) }));
   server.setRequestHandler(request('tools/call'), (req, extra) => {
@@ -95,7 +93,7 @@ export function createServer(deps: ServerDeps): Server {
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       throw invalidParams('tools/call params.arguments must be an object.');
     }
-    const call = runTool(
+    return runTool(
       tool,
       args ?? {},
       {
@@ -112,9 +110,6 @@ export function createServer(deps: ServerDeps): Server {
         ...(extra.sessionId !== undefined ? { session: extra.sessionId } : {}),
       },
     );
-    inFlight.add(call);
-    void call.finally(() => inFlight.delete(call)).catch(() => {});
-    return call;
   });
 
   server.setRequestHandler(request('resources/list'), () => listResources(resources, resourceCtx));
@@ -173,25 +168,4 @@ function inputJsonSchema(tool: AnyTool): { type: 'object'; [key: string]: unknow
     SCHEMAS.set(tool, schema);
   }
   return { ...schema, type: 'object' };
-}
-
-const IN_FLIGHT = new WeakMap<Server, Set<Promise<unknown>>>();
-
-/**
- * Waits (at most `maxMs`) for the tool calls still running, so a client that sends its requests
- * and closes stdin still gets every answer before the server closes.
- */
-export async function settleToolCalls(server: Server, maxMs: number): Promise<void> {
-  const calls = [...(IN_FLIGHT.get(server) ?? [])];
-  if (calls.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.allSettled(calls),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, maxMs);
-    }),
-  ]);
-  clearTimeout(timer);
-  // The SDK sends a response a few promise turns after the tool callback settles: let it.
-  await new Promise((resolve) => setImmediate(resolve));
 }

@@ -34,15 +34,19 @@ function exchange(lines: readonly string[]): Promise<unknown[]> {
     out += chunk.toString('utf8');
   });
   child.stdin.end(`${lines.join('\n')}\n`);
-  return new Promise((resolve) =>
-    child.once('close', () =>
-      resolve(
-        out
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l) as unknown),
-      ),
-    ),
+  return new Promise((resolve, reject) =>
+    child.once('close', () => {
+      try {
+        resolve(
+          out
+            .split('\n')
+            .filter((l) => l !== '')
+            .map((l) => JSON.parse(l) as unknown),
+        );
+      } catch (err) {
+        reject(new Error(`stdout is not JSON lines: ${(err as Error).message}\n${out}`));
+      }
+    }),
   );
 }
 
@@ -93,6 +97,18 @@ describe('x-ipe-uiux mcp speaks JSON-RPC as the spec says, to raw clients', () =
     expect(byId(messages, 8)?.result).toEqual({});
     expect(byId(messages, 9)?.result).toEqual({});
     for (const m of messages) expect(JSON.stringify(m)).not.toContain('MCP error');
+  });
+
+  it('answers everything asked even when the client closes stdin right after asking', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const messages = await exchange([
+        initialize(),
+        '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"xipe://guide"}}',
+        '{"jsonrpc":"2.0","id":3,"method":"prompts/list"}',
+      ]);
+      expect(messages.map((m) => (m as { id: unknown }).id)).toEqual(['init', 1, 2, 3]);
+    }
   });
 
   it('serves a 2025-03-26 batch with one array answer', async () => {
