@@ -6,15 +6,8 @@ import { EXTENSION_ID, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
 import type { ProbeOutcome } from '../../shared/src/node/bridge/probe.js';
 import { runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
-import {
-  type CheckResult,
-  type DoctorDeps,
-  extensionIdFromKey,
-  formatReport,
-  launcherHome,
-  launcherTargets,
-  runChecks,
-} from './doctor.js';
+import { type CheckResult, type DoctorDeps, extensionIdFromKey, formatReport, runChecks } from './doctor.js';
+import { launcherHome, launcherTargets } from './doctor-host-manifest.js';
 import type { BrowserSearch } from './find-browser.js';
 import { install, launcherScript, type RegistrySeam, userDataDirManifest } from './install.js';
 import { packageRoot } from './package-root.js';
