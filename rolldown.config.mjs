@@ -7,6 +7,9 @@ export default defineConfig({
   input: { cli: 'cli/src/main.ts' },
   platform: 'node',
   external: [/^node:/],
+  // jsonc-parser's `main` is a UMD build whose requires a bundler cannot follow; its `module`
+  // build is plain ESM.
+  resolve: { mainFields: ['module', 'main'] },
   output: {
     dir: 'dist/cli',
     format: 'esm',

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { noisePng } from '../test/support/png.js';
 import { openRawCdp, originCdpEvaluate, startDevtoolsMcp } from './baselines.js';
+import { benchAreaCloneFidelity } from './deep-capture.js';
 import {
   call,
   hostDescriptors,
@@ -330,6 +331,7 @@ await section('viewport_capture_vs_html2canvas', () =>
 
 await section('element_crop', () => benchElementCrop({ browser: b, pages, entries, N, entry }));
 await section('full_page_5vp', () => benchFullPage({ browser: b, pages, entries, N, entry }));
+await section('area_clone_fidelity', () => benchAreaCloneFidelity({ entries, entry, log }));
 
 await mcp.client.close();
 await b.browser.close();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
+import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
 import { INIT_COMMAND } from '../../shared/src/node/cli-commands.js';
 import { argsOrExit, UsageError } from '../../shared/src/node/command-line.js';
 import { withGuide } from './agent-guide.js';
@@ -134,23 +135,10 @@ function readIfExists(file: string): string | null {
   }
 }
 
-/** Writes through a temp file and rename, keeping the original file's mode. */
-function writeAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  let mode = 0o644;
-  try {
-    mode = fs.statSync(file).mode & 0o777;
-  } catch {
-    // new file
-  }
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text, { mode });
-  fs.renameSync(tmp, file);
-}
-
 function writeIfChanged(file: string, before: string | null, after: string): FileAction {
   if (before === after) return 'unchanged';
-  writeAtomic(file, after);
+  // Atomic, keeping the original file's mode.
+  writeFileAtomicSync(file, after, { dirMode: 0o755 });
   return before === null ? 'created' : 'updated';
 }
 

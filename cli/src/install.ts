@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
+import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
 import { INSTALL_COMMAND, UNINSTALL_COMMAND } from '../../shared/src/node/cli-commands.js';
 import { argsOrExit, UsageError } from '../../shared/src/node/command-line.js';
 import { registerWorkspace } from '../../shared/src/node/config.js';
@@ -103,11 +104,7 @@ function writeRecord(home: string, record: InstallRecord): void {
 }
 
 function writeFileAtomic(file: string, content: string, mode: number): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, content, { mode });
-  fs.chmodSync(tmp, mode);
-  fs.renameSync(tmp, file);
+  writeFileAtomicSync(file, content, { mode, dirMode: 0o755 });
 }
 
 /** POSIX sh single-quoting: everything literal, a `'` becomes `'\''`. */

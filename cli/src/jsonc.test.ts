@@ -75,6 +75,18 @@ describe('setJsoncProperty', () => {
     expect(parseJsonc(out)).toEqual({ a: 1, b: { c: 1 } });
   });
 
+  it('keeps a trailing line comment with the member it follows, with or without a trailing comma', () => {
+    const out = setJsoncProperty('{\n  "s": {\n    "a": 1, // about a\n  }\n}\n', ['s', 'x'], 2);
+    expect(out).toBe('{\n  "s": {\n    "a": 1, // about a\n    "x": 2,\n  }\n}\n');
+    const tabs = setJsoncProperty('{\n\t"s": {\n\t\t"a": 1 // about a\n\t}\n}\n', ['s', 'x'], 2);
+    expect(tabs).toBe('{\n\t"s": {\n\t\t"a": 1, // about a\n\t\t"x": 2\n\t}\n}\n');
+  });
+
+  it('lays out an empty object it fills, as if it had been written that way', () => {
+    const out = setJsoncProperty('{\n  "$schema": "s",\n  "mcp": {}\n}\n', ['mcp', 'x'], { enabled: true });
+    expect(out).toBe('{\n  "$schema": "s",\n  "mcp": {\n    "x": {\n      "enabled": true\n    }\n  }\n}\n');
+  });
+
   it('refuses when a step of the path is not an object', () => {
     expect(() => setJsoncProperty('{"mcpServers": []}', ['mcpServers', 'x'], 1)).toThrow(/not an object/);
   });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
 import { createZip, type ZipEntry } from './zip.js';
 
 /**
@@ -43,8 +44,6 @@ export function packageExtension(root: string): { file: string; entries: number;
   const entries = extensionZipEntries(path.join(root, 'dist', 'extension'));
   const zip = createZip(entries);
   const file = path.join(root, 'dist', `${pkg.name}-${pkg.version}.zip`);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, zip);
-  fs.renameSync(tmp, file);
+  writeFileAtomicSync(file, zip);
   return { file, entries: entries.length, bytes: zip.length };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_ID } from '../../shared/src/constants.js';
+import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
 
 /**
  * The per-extension "Allow User Scripts" toggle lives in the profile's Preferences as
@@ -56,10 +57,10 @@ export function allowUserScripts(profileDir: string, extensionId = EXTENSION_ID)
   const already =
     asObject(asObject(asObject(prefs.extensions).settings)[extensionId]).user_scripts_enabled === true;
   if (already) return false;
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(withUserScriptsAllowed(prefs, extensionId)), { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writeFileAtomicSync(file, JSON.stringify(withUserScriptsAllowed(prefs, extensionId)), {
+    mode: 0o600,
+    dirMode: 0o700,
+  });
   return true;
 }
 

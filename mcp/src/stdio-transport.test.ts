@@ -22,7 +22,29 @@ describe('LineSplitter', () => {
   it('refuses a line over the cap and recovers on the next line', () => {
     const s = new LineSplitter(8);
     expect(() => s.push(Buffer.from('0123456789'))).toThrow(/exceeds 8 bytes/);
+    expect(s.push(Buffer.from('{}\n'))).toEqual([]); // the rest of the refused line
     expect(s.push(Buffer.from('{}\n'))).toEqual(['{}']);
+  });
+
+  it('caps the line, not only what is left over: a line completed within one chunk is refused too', () => {
+    const errors: Error[] = [];
+    const s = new LineSplitter(8, (e) => errors.push(e));
+    expect(s.push(Buffer.from('1234'))).toEqual([]);
+    // 4 pending + 6 more in the chunk that ends the line: 10 bytes, over the cap of 8.
+    expect(s.push(Buffer.from('567890\n{}\n12345678\n'))).toEqual(['{}', '12345678']);
+    expect(errors.map((e) => e.message)).toEqual(['a JSON-RPC message exceeds 8 bytes']);
+    expect(s.push(Buffer.from('123456789\n{"a":1}\n'))).toEqual(['{"a":1}']);
+    expect(errors).toHaveLength(2);
+  });
+
+  it('reports an over-long line once and never parses its tail as a message', () => {
+    const errors: Error[] = [];
+    const s = new LineSplitter(8, (e) => errors.push(e));
+    const out: string[] = [];
+    for (const chunk of ['0123456789', 'abcdefghij', '{"x":1}', '\n{}\n'])
+      out.push(...s.push(Buffer.from(chunk)));
+    expect(out).toEqual(['{}']);
+    expect(errors).toHaveLength(1);
   });
 
   it('handles a 10 MiB line delivered in 64 KiB chunks', () => {

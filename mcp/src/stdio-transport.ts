@@ -4,16 +4,22 @@ import type { JSONRPCMessage, Transport } from './sdk.js';
 /**
  * Splits a byte stream into newline-delimited lines in linear time. The SDK's ReadBuffer re-joins
  * the whole buffer and rescans it from the start on every 64 KiB chunk, which made one 10 MiB
- * save_uiux_reference call cost ~2 s; here each byte is scanned once and joined once.
+ * save_uiux_reference call cost ~2 s; here each byte is scanned once and joined once. A line over
+ * the cap is never joined, however the chunks fall: it is reported once (`onTooLong`) and skipped
+ * up to its newline.
  */
 export class LineSplitter {
   private parts: Buffer[] = [];
   private pendingBytes = 0;
-  private readonly maxLineBytes: number;
+  /** Inside a line that went over the cap: drop bytes until its newline. */
+  private skipping = false;
 
-  constructor(maxLineBytes: number) {
-    this.maxLineBytes = maxLineBytes;
-  }
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly onTooLong: (error: Error) => void = (error) => {
+      throw error;
+    },
+  ) {}
 
   /** Returns the complete lines (without the newline and an optional \r) ended by this chunk. */
   push(chunk: Buffer): string[] {
@@ -21,26 +27,31 @@ export class LineSplitter {
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(0x0a, start);
-      if (nl === -1) break;
-      const tail = chunk.subarray(start, nl);
-      const whole = this.parts.length === 0 ? tail : Buffer.concat([...this.parts, tail]);
-      this.parts = [];
-      this.pendingBytes = 0;
-      const text = whole.toString('utf8');
-      lines.push(text.endsWith('\r') ? text.slice(0, -1) : text);
-      start = nl + 1;
-    }
-    if (start < chunk.length) {
-      const rest = chunk.subarray(start);
-      this.pendingBytes += rest.length;
-      if (this.pendingBytes > this.maxLineBytes) {
+      const piece = chunk.subarray(start, nl === -1 ? chunk.length : nl);
+      if (!this.skipping && this.pendingBytes + piece.length > this.maxLineBytes) {
         this.parts = [];
         this.pendingBytes = 0;
-        throw new Error(`a JSON-RPC message exceeds ${this.maxLineBytes} bytes`);
+        this.skipping = true;
+        this.onTooLong(new Error(`a JSON-RPC message exceeds ${this.maxLineBytes} bytes`));
       }
-      this.parts.push(rest);
+      if (nl === -1) {
+        if (!this.skipping && piece.length > 0) {
+          this.parts.push(piece);
+          this.pendingBytes += piece.length;
+        }
+        return lines;
+      }
+      if (this.skipping) {
+        this.skipping = false;
+      } else {
+        const whole = this.parts.length === 0 ? piece : Buffer.concat([...this.parts, piece]);
+        this.parts = [];
+        this.pendingBytes = 0;
+        const text = whole.toString('utf8');
+        lines.push(text.endsWith('\r') ? text.slice(0, -1) : text);
+      }
+      start = nl + 1;
     }
-    return lines;
   }
 }
 
@@ -60,7 +71,7 @@ export class LinearStdioServerTransport implements Transport {
     private readonly stdout: Writable,
     options: { maxMessageBytes: number },
   ) {
-    this.splitter = new LineSplitter(options.maxMessageBytes);
+    this.splitter = new LineSplitter(options.maxMessageBytes, (error) => this.onerror?.(error));
   }
 
   private readonly onData = (chunk: Buffer): void => {

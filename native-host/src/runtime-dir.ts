@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
 import { EndpointDescriptor, endpointFilePid } from '../../shared/src/node/endpoint-descriptor.js';
 import { pidAlive } from '../../shared/src/node/pid.js';
 
@@ -94,17 +94,13 @@ export function removeStaleEndpoints(
   return removed;
 }
 
-/** Writes the descriptor atomically (temp file in the same directory, then rename), mode 0600. */
+/**
+ * Writes the descriptor atomically, mode 0600. Not fsynced: it describes a socket that a reboot
+ * removes, so only "whole or absent" matters, and host start-up stays fast.
+ */
 export function writeDescriptor(file: string, descriptor: EndpointDescriptor): void {
   const data = EndpointDescriptor.parse(descriptor);
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    fs.writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600, flag: 'wx' });
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+  writeFileAtomicSync(file, `${JSON.stringify(data)}\n`, { mode: 0o600, durable: false });
 }
 
 /** Unlinks a file, ignoring one that is already gone. */

@@ -133,6 +133,17 @@ export const FullPageBandRequest = msg('full_page_band', {
   height: z.number().check(z.positive()),
   dest_y: finite(),
   viewport: ViewportInfo,
+  /**
+   * The marker the page painted, in the same frame as the scroll, in a viewport strip the band
+   * does not use (extension/src/geometry/band-marker.ts): the band is stitched only when the
+   * capture shows it.
+   */
+  marker: z.optional(
+    z.object({
+      y: finite(),
+      code: z.number().check(z.int(), z.minimum(0), z.maximum(255)),
+    }),
+  ),
 });
 export const FullPageEndRequest = msg('full_page_end', {
   job: shortText(64),
@@ -202,7 +213,8 @@ export const TOOLBAR_RESULTS = {
   'xipe-toolbar:remove_item': Collection,
   'xipe-toolbar:get_crop': z.object({ data_url: z.nullable(z.string()) }),
   'xipe-toolbar:full_page_begin': z.object({ job: z.string() }),
-  'xipe-toolbar:full_page_band': z.object({ done: z.number() }),
+  /** `stale`: the capture did not show the band's marker (an older frame); nothing was stitched. */
+  'xipe-toolbar:full_page_band': z.object({ done: z.number(), stale: z.boolean() }),
   'xipe-toolbar:full_page_end': z.nullable(CollectedElement),
   'xipe-toolbar:list_ideas': IdeasListing,
   'xipe-toolbar:save': SaveOutcome,

@@ -27,6 +27,11 @@ export interface StitchStep {
   height: number;
   /** Where the band goes in the output (CSS px). */
   destY: number;
+  /**
+   * Top of the viewport strip (CSS px, `markerHeight` tall) this band leaves unused, where a
+   * marker proves the capture shows this band's scroll position; null without markers.
+   */
+  markerY: number | null;
 }
 
 export interface StitchPlan {
@@ -40,7 +45,7 @@ export interface StitchPlan {
 }
 
 export interface PageMetrics {
-  /** document scrollHeight (CSS px). */
+  /** The scrolling element's scrollHeight (CSS px). */
   scrollHeight: number;
   /** Visible viewport width and height without scrollbars (CSS px). */
   viewportWidth: number;
@@ -48,18 +53,41 @@ export interface PageMetrics {
   devicePixelRatio: number;
 }
 
-export function planFullPage(page: PageMetrics, maxCssHeight = FULL_PAGE_MAX_CSS_HEIGHT): StitchPlan {
+/**
+ * Bands that tile the output. With `markerHeight` > 0, every band leaves a strip of the viewport
+ * that height unused, for a marker painted in the same frame as the scroll: the bottom strip,
+ * except for one last band at the bottom of the page, which leaves the top strip. It costs one
+ * capture more than tiling whole viewports, and it is what lets a stale frame (an old scroll
+ * position, or the toolbar still showing) be recognised and captured again.
+ */
+export function planFullPage(
+  page: PageMetrics,
+  { maxCssHeight = FULL_PAGE_MAX_CSS_HEIGHT, markerHeight = 0 } = {},
+): StitchPlan {
   const vh = Math.max(1, Math.floor(page.viewportHeight));
   const pageHeight = Math.max(vh, Math.ceil(page.scrollHeight));
   const deviceCap = Math.floor(MAX_CANVAS_DEVICE_PX / Math.max(1, page.devicePixelRatio));
-  const limit = Math.min(maxCssHeight, deviceCap);
-  const height = Math.min(pageHeight, limit);
+  const height = Math.min(pageHeight, maxCssHeight, deviceCap);
   const maxScroll = pageHeight - vh;
+  const m = markerHeight > 0 && vh > 4 * markerHeight ? markerHeight : 0;
+  // Rows a band with its marker at the bottom can reach: up to `m` above the page's end.
+  const split = height <= maxScroll + vh - m ? height : maxScroll + m;
   const steps: StitchStep[] = [];
-  for (let destY = 0; destY < height; destY += vh) {
-    const band = Math.min(vh, height - destY);
+  for (let destY = 0; destY < split; ) {
     const scrollY = Math.min(destY, maxScroll);
-    steps.push({ scrollY, srcY: destY - scrollY, height: band, destY });
+    const srcY = destY - scrollY;
+    const band = Math.min(split - destY, vh - m - srcY);
+    steps.push({ scrollY, srcY, height: band, destY, markerY: m > 0 ? vh - m : null });
+    destY += band;
+  }
+  if (split < height) {
+    steps.push({
+      scrollY: maxScroll,
+      srcY: split - maxScroll,
+      height: height - split,
+      destY: split,
+      markerY: 0,
+    });
   }
   return { width: Math.floor(page.viewportWidth), height, capped: height < pageHeight, pageHeight, steps };
 }
@@ -67,14 +95,18 @@ export function planFullPage(page: PageMetrics, maxCssHeight = FULL_PAGE_MAX_CSS
 /**
  * Re-aligns a step with the scroll position actually reached. The band keeps its destination;
  * its source moves by the difference. Returns null when the band is not inside the viewport any
- * more (the page refused to scroll there), so the caller can retry or stop.
+ * more, or would overlap its marker strip (the page refused to scroll there), so the caller can
+ * retry or stop.
  */
 export function alignStep(
   step: StitchStep,
   actualScrollY: number,
   viewportHeight: number,
+  markerHeight = 0,
 ): StitchStep | null {
   const srcY = step.destY - actualScrollY;
   if (srcY < 0 || srcY + step.height > viewportHeight + 0.5) return null;
+  if (step.markerY !== null && srcY < step.markerY + markerHeight && step.markerY < srcY + step.height)
+    return null;
   return { ...step, scrollY: actualScrollY, srcY };
 }

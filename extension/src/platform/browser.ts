@@ -62,3 +62,13 @@ export function executeFunction<Args extends unknown[], Result>(
 ): Promise<Scripting.InjectionResult[]> {
   return browser.scripting.executeScript(injection);
 }
+
+/**
+ * An element's shadow root as a content script sees it, closed ones included (`chrome.dom`, which
+ * the polyfill does not cover); null when it has none or the API is missing.
+ */
+export function openOrClosedShadowRoot(el: HTMLElement): ShadowRoot | null {
+  const dom = (chromeApi as typeof chrome | undefined)?.dom;
+  if (dom === undefined || typeof dom.openOrClosedShadowRoot !== 'function') return null;
+  return dom.openOrClosedShadowRoot(el) as ShadowRoot | null;
+}

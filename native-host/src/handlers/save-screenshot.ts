@@ -11,7 +11,7 @@ import {
   type SaveScreenshotResult,
 } from '../../../shared/src/commands/save-screenshot.js';
 import { validationError, XipeError } from '../../../shared/src/errors.js';
-import { toWriteError, writeFileAtomic } from '../../../shared/src/node/idea-store/atomic-write.js';
+import { toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
 import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
 import {
   ELEMENT_CROP_PATTERN,

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { invalidInput, XipeError } from '../../../shared/src/errors.js';
-import { toWriteError } from '../../../shared/src/node/idea-store/atomic-write.js';
+import { toWriteError } from '../../../shared/src/node/atomic-write.js';
 import { isWithin } from '../../../shared/src/node/idea-store/path-safety.js';
 import { makeIssue } from '../../../shared/src/validation-issues.js';
 

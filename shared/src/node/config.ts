@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../constants.js';
 import { formatZodError } from '../validation-issues.js';
+import { writeFileAtomicSync } from './atomic-write.js';
 import { configPath } from './paths.js';
 
 /** `<home>/config.json`: per-user settings shared by install, host, mcp, start and doctor. */
@@ -36,13 +37,11 @@ export function loadConfig(home: string): Config {
   return parsed.data;
 }
 
-/** Writes the config atomically (temp file in the same directory, then rename). */
 export function saveConfig(home: string, config: Config): void {
-  const file = configPath(home);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writeFileAtomicSync(configPath(home), `${JSON.stringify(config, null, 2)}\n`, {
+    mode: 0o600,
+    dirMode: 0o700,
+  });
 }
 
 /** Adds a workspace (absolute, de-duplicated) and returns the updated config. */

@@ -1,4 +1,5 @@
 import type { CssRect, ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
+import { MARKER_HEIGHT, MARKER_WIDTH, markerMatches } from '../../geometry/band-marker.js';
 import { cropToImage } from '../../geometry/crop-math.js';
 import { browser } from '../../platform/browser.js';
 import { CaptureQuota, withQuotaRetry } from './capture-quota.js';
@@ -122,6 +123,23 @@ interface StitchJob {
   drawn: Promise<void>;
 }
 
+/** Whether a viewport capture shows the band marker painted at viewport row `marker.y`. */
+function showsMarker(
+  bitmap: ImageBitmap,
+  viewport: ViewportInfo,
+  marker: { y: number; code: number },
+): boolean {
+  const scale = bitmap.width / viewport.width;
+  const width = Math.min(bitmap.width, Math.ceil(MARKER_WIDTH * scale));
+  const y = Math.floor((marker.y + MARKER_HEIGHT / 2) * scale);
+  if (y < 0 || y >= bitmap.height) return false;
+  const canvas = new OffscreenCanvas(width, 1);
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  if (!ctx) return false;
+  ctx.drawImage(bitmap, 0, y, width, 1, 0, 0, width, 1);
+  return markerMatches(ctx.getImageData(0, 0, width, 1).data, scale, marker.code);
+}
+
 /** Full-page stitching jobs, one per request; lost with the worker (the toolbar then says so). */
 export class StitchJobs {
   private readonly jobs = new Map<string, StitchJob>();
@@ -143,7 +161,9 @@ export class StitchJobs {
 
   /**
    * Captures the viewport and queues copying band [srcY, srcY+height) to destY of the output.
-   * Answers as soon as the pixels are captured, so the page scrolls on while the band is decoded.
+   * With a `marker` (geometry/band-marker.ts), the capture is stitched only if it shows that
+   * marker: otherwise it is an older frame (`stale`), and the page paints and asks again. Answers
+   * once the capture is decoded and checked; the band is drawn behind, while the page scrolls on.
    */
   async band(
     tabId: number,
@@ -151,24 +171,28 @@ export class StitchJobs {
     band: { srcY: number; height: number; destY: number },
     viewport: ViewportInfo,
     windowId?: number,
-  ): Promise<{ done: number }> {
+    marker?: { y: number; code: number },
+  ): Promise<{ done: number; stale: boolean }> {
     const job = this.job(tabId, id);
-    const dataUrl = await captureDataUrl(tabId, windowId);
+    const bitmap = await decodePng(await captureDataUrl(tabId, windowId));
+    if (marker && !showsMarker(bitmap, viewport, marker)) {
+      bitmap.close();
+      return { done: job.bands, stale: true };
+    }
     job.bands += 1;
-    const drawn = job.drawn.then(() => this.draw(job, dataUrl, band, viewport));
+    const drawn = job.drawn.then(() => this.draw(job, bitmap, band, viewport));
     // A failure is reported by `end`; until then nothing awaits it.
     drawn.catch(() => undefined);
     job.drawn = drawn;
-    return { done: job.bands };
+    return { done: job.bands, stale: false };
   }
 
   private async draw(
     job: StitchJob,
-    dataUrl: string,
+    bitmap: ImageBitmap,
     band: { srcY: number; height: number; destY: number },
     viewport: ViewportInfo,
   ): Promise<void> {
-    const bitmap = await decodePng(dataUrl);
     try {
       if (!job.canvas) {
         // The measured bitmap/viewport ratio is the real device scale (zoom included).

@@ -32,7 +32,8 @@ export function registerToolbar(link: HostLink): void {
     capture: {
       crop: captureCrop,
       begin: (tabId, width, height) => jobs.begin(tabId, width, height),
-      band: (tabId, job, band, viewport, windowId) => jobs.band(tabId, job, band, viewport, windowId),
+      band: (tabId, job, band, viewport, windowId, marker) =>
+        jobs.band(tabId, job, band, viewport, windowId, marker),
       end: (tabId, job) => jobs.end(tabId, job),
       abandon: (tabId, job) => jobs.abandon(tabId, job),
     },

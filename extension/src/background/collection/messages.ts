@@ -47,7 +47,8 @@ export interface ToolbarDeps {
       band: { srcY: number; height: number; destY: number },
       viewport: { width: number; height: number; dpr: number },
       windowId?: number,
-    ): Promise<{ done: number }>;
+      marker?: { y: number; code: number },
+    ): Promise<{ done: number; stale: boolean }>;
     end(tabId: number, job: string): Promise<StoredCrop | null>;
     abandon(tabId: number, job: string): void;
   };
@@ -172,6 +173,7 @@ export function createToolbarHandler(deps: ToolbarDeps) {
           { srcY: req.src_y, height: req.height, destY: req.dest_y },
           req.viewport,
           windowId,
+          req.marker,
         );
       case 'xipe-toolbar:full_page_end': {
         if (!req.draft) {

@@ -1,97 +1,80 @@
 import type { CollectedElement } from '../../../../shared/src/toolbar-messages.js';
-import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
-import { afterPaint, HOST_TAG, viewportInfo } from './dom-inspect.js';
+import { MARKER_HEIGHT } from '../../geometry/band-marker.js';
+import { alignStep, planFullPage, type StitchStep } from '../../geometry/stitch-plan.js';
+import type { CaptureVeil } from './capture-veil.js';
+import { afterPaint, viewportInfo } from './dom-inspect.js';
+import { InlineStyles } from './inline-styles.js';
+import { floatingLayers, hideLayers, settled } from './page-layers.js';
 import { send } from './runtime.js';
 
 export interface FullPageOptions {
-  hideUi(hidden: boolean): void;
+  veil: Pick<CaptureVeil, 'lower' | 'lift'>;
   progress(done: number, total: number, note: string): void;
   signal: AbortSignal;
 }
 
-/**
- * Hides fixed and sticky elements (after the first band, so a sticky header appears once, where
- * it belongs) and returns a function that puts every one back exactly as it was.
- */
-function hideFloating(): () => void {
-  const changed: { el: HTMLElement; value: string; priority: string }[] = [];
-  const all = document.body ? document.body.querySelectorAll<HTMLElement>('*') : [];
-  for (const el of Array.from(all)) {
-    if (el.localName === HOST_TAG) continue;
-    const pos = getComputedStyle(el).position;
-    if (pos !== 'fixed' && pos !== 'sticky') continue;
-    changed.push({
-      el,
-      value: el.style.getPropertyValue('visibility'),
-      priority: el.style.getPropertyPriority('visibility'),
-    });
-    el.style.setProperty('visibility', 'hidden', 'important');
-  }
-  return () => {
-    for (const { el, value, priority } of changed) {
-      if (value) el.style.setProperty('visibility', value, priority);
-      else el.style.removeProperty('visibility');
-    }
-  };
-}
+/** Captures of one band that may come back stale (an older frame) before the shot is given up. */
+const MAX_STALE_CAPTURES = 6;
+
+/** The scroll position the page reports, rounded as the stitch plan counts rows. */
+const scrollTop = (): number => Math.round(window.scrollY);
 
 /**
  * Scroll-and-stitch full-page screenshot: scroll, capture (the worker crops and stitches), next.
- * Paced by the worker's capture quota (2/s); the scroll position is restored whatever happens.
+ * It starts from the top with the page's scroll handlers and their transitions settled, so a
+ * navbar that changes on scroll shows as it does at the top. Every band is captured with a marker
+ * painted in the same frame as its scroll (geometry/band-marker.ts); a capture without it is an
+ * older frame and is taken again, so no band ever shows another scroll position or the toolbar.
+ * Fixed and sticky layers are hidden after the first band, so a fixed header appears once, where
+ * it belongs. Paced by the worker's capture quota (2/s); the scroll position and every inline
+ * style are put back as they were, whatever happens.
  */
-export async function captureFullPage(opts: FullPageOptions): Promise<CollectedElement> {
+export async function captureFullPage(
+  opts: FullPageOptions,
+): Promise<{ item: CollectedElement; recaptured: number }> {
   const de = document.documentElement;
-  const scrollHeight = Math.max(de.scrollHeight, document.body?.scrollHeight ?? 0);
-  const vp = viewportInfo();
-  const plan = planFullPage({
-    scrollHeight,
-    viewportWidth: de.clientWidth,
-    viewportHeight: de.clientHeight,
-    devicePixelRatio: vp.dpr,
-  });
+  const scroller = document.scrollingElement ?? de;
   const saved = { x: window.scrollX, y: window.scrollY };
-  const rootBehavior = de.style.getPropertyValue('scroll-behavior');
-  de.style.setProperty('scroll-behavior', 'auto', 'important');
-  let restoreFloating: (() => void) | null = null;
-  // Asked for while the first band is being painted.
-  const begun = send({
-    type: 'xipe-toolbar:full_page_begin',
-    width: plan.width,
-    height: plan.height,
-    viewport: vp,
-  });
-  // Awaited below; this only keeps an early failure from being reported as unhandled meanwhile.
-  begun.catch(() => undefined);
+  const styles = new InlineStyles();
+  styles.set(de, 'scroll-behavior', 'auto');
   let job: string | null = null;
   let finished = false;
+  let recaptured = 0;
   try {
+    window.scrollTo({ left: 0, top: 0, behavior: 'instant' });
+    await settled(opts.signal);
+    const vp = viewportInfo();
+    const plan = planFullPage(
+      {
+        scrollHeight: scroller.scrollHeight,
+        viewportWidth: de.clientWidth,
+        viewportHeight: de.clientHeight,
+        devicePixelRatio: vp.dpr,
+      },
+      { markerHeight: MARKER_HEIGHT },
+    );
+    job = (
+      await send({
+        type: 'xipe-toolbar:full_page_begin',
+        width: plan.width,
+        height: plan.height,
+        viewport: vp,
+      })
+    ).job;
+    // Consecutive bands get different codes, so a frame of the band before never passes.
+    const firstCode = Math.floor(Math.random() * 256);
     for (const [i, step] of plan.steps.entries()) {
       if (opts.signal.aborted) throw new Error('Full-page capture cancelled.');
       opts.progress(i, plan.steps.length, plan.capped ? `(cut at ${plan.height}px)` : '');
       window.scrollTo({ left: 0, top: step.scrollY, behavior: 'instant' });
-      if (i === 1) restoreFloating = hideFloating();
-      opts.hideUi(true);
-      await afterPaint();
-      job ??= (await begun).job;
-      const band = alignStep(step, window.scrollY, de.clientHeight);
-      if (!band)
-        throw new Error(
-          'The page would not scroll to where the next band is; the full-page shot was stopped.',
-        );
-      await send({
-        type: 'xipe-toolbar:full_page_band',
-        job,
-        src_y: band.srcY,
-        height: band.height,
-        dest_y: band.destY,
-        viewport: vp,
-      });
-      opts.hideUi(false);
+      if (i === 1) hideLayers(floatingLayers(), styles);
+      recaptured += await captureBand(job, step, (firstCode + i) & 0xff, vp, opts);
+      opts.veil.lift();
     }
     opts.progress(plan.steps.length, plan.steps.length, 'encoding…');
     const item = await send({
       type: 'xipe-toolbar:full_page_end',
-      job: job ?? (await begun).job,
+      job,
       draft: {
         kind: 'full_page',
         selector: 'html',
@@ -103,17 +86,47 @@ export async function captureFullPage(opts: FullPageOptions): Promise<CollectedE
     });
     finished = true;
     if (!item) throw new Error('The full-page capture produced no image.');
-    return item;
+    return { item, recaptured };
   } finally {
-    opts.hideUi(false);
-    restoreFloating?.();
-    if (rootBehavior) de.style.setProperty('scroll-behavior', rootBehavior);
-    else de.style.removeProperty('scroll-behavior');
+    opts.veil.lift();
+    styles.restore();
     window.scrollTo({ left: saved.x, top: saved.y, behavior: 'instant' });
-    if (!finished) {
-      void begun
-        .then(({ job: started }) => send({ type: 'xipe-toolbar:full_page_end', job: started }))
-        .catch(() => undefined);
-    }
+    if (!finished && job !== null)
+      void send({ type: 'xipe-toolbar:full_page_end', job }).catch(() => undefined);
+  }
+}
+
+/**
+ * Paints one band's marker with the toolbar hidden and captures until the capture shows it;
+ * returns how many captures were older frames.
+ */
+async function captureBand(
+  job: string,
+  step: StitchStep,
+  code: number,
+  viewport: ReturnType<typeof viewportInfo>,
+  opts: FullPageOptions,
+): Promise<number> {
+  const marker = step.markerY === null ? null : { y: step.markerY, code };
+  await opts.veil.lower(null, marker);
+  for (let attempt = 1; ; attempt += 1) {
+    const band = alignStep(step, scrollTop(), document.documentElement.clientHeight, MARKER_HEIGHT);
+    if (!band)
+      throw new Error('The page would not scroll to where the next band is; the full-page shot was stopped.');
+    const r = await send({
+      type: 'xipe-toolbar:full_page_band',
+      job,
+      src_y: band.srcY,
+      height: band.height,
+      dest_y: band.destY,
+      viewport,
+      ...(marker ? { marker } : {}),
+    });
+    if (!r.stale) return attempt - 1;
+    if (attempt >= MAX_STALE_CAPTURES || opts.signal.aborted)
+      throw new Error(
+        'The page did not finish painting while the full page was captured (the browser kept showing an older frame). Try again.',
+      );
+    await afterPaint();
   }
 }

@@ -1,9 +1,18 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireFileLock, LOCK_FILE, ownerIsDead, processStartTime, withIdeaLock } from './lock.js';
+import {
+  acquireFileLock,
+  LOCK_FILE,
+  ownerIsDead,
+  parseLockOwner,
+  processStartTime,
+  removeDeadLockLeftovers,
+  withIdeaLock,
+} from './lock.js';
 
 let dir: string;
 beforeEach(() => {
@@ -98,5 +107,62 @@ describe('idea lock', () => {
     );
     expect(maxInside).toBe(1);
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('reads only lock records it could have written (zod), ignoring extra keys', () => {
+    const record = { pid: 12, start: null, hostname: 'h', token: 't', acquired_at: 'now' };
+    expect(parseLockOwner(JSON.stringify({ ...record, extra: 1 }))).toEqual(record);
+    expect(parseLockOwner(JSON.stringify({ ...record, start: 5, acquired_at: 6 }))).toEqual({
+      ...record,
+      start: null,
+      acquired_at: '',
+    });
+    for (const bad of [
+      '',
+      'nope',
+      '[]',
+      '{"pid":"12","hostname":"h","token":"t"}',
+      '{"pid":12,"hostname":"h"}',
+    ]) {
+      expect(parseLockOwner(bad)).toBeNull();
+    }
+  });
+
+  describe('breaking a dead lock', () => {
+    const instance = (raw: string): string => createHash('sha256').update(raw).digest('hex').slice(0, 16);
+    const record = (pid: number, token: string): string =>
+      JSON.stringify({ pid, start: null, hostname: os.hostname(), token, acquired_at: '' });
+
+    it('leaves it to a live waiter that is already breaking it', async () => {
+      const stale = record(await deadPid(), 'dead');
+      fs.writeFileSync(path.join(dir, LOCK_FILE), stale);
+      const marker = path.join(dir, `.lock-break-${instance(stale)}-0`);
+      fs.writeFileSync(marker, record(process.pid, 'breaking')); // a live breaker: this process
+      await expect(acquireFileLock(dir, { timeoutMs: 150 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+      expect(fs.readFileSync(path.join(dir, LOCK_FILE), 'utf8')).toBe(stale);
+      fs.rmSync(marker);
+      const lock = await acquireFileLock(dir, { timeoutMs: 1000 });
+      await lock.release();
+      expect(fs.readdirSync(dir)).toEqual([]);
+    });
+
+    it('passes over a breaker that died holding the marker', async () => {
+      const stale = record(await deadPid(), 'dead');
+      fs.writeFileSync(path.join(dir, LOCK_FILE), stale);
+      fs.writeFileSync(path.join(dir, `.lock-break-${instance(stale)}-0`), record(await deadPid(), 'b'));
+      const lock = await acquireFileLock(dir, { timeoutMs: 1000 });
+      expect(fs.readdirSync(dir)).toEqual([LOCK_FILE]); // every marker of that instance went with it
+      await lock.release();
+    });
+
+    it('clears markers of a lock that is gone, never those of the lock that is there', async () => {
+      const there = record(process.pid, 'there');
+      fs.writeFileSync(path.join(dir, LOCK_FILE), there);
+      const keep = `.lock-break-${instance(there)}-0`;
+      fs.writeFileSync(path.join(dir, keep), record(await deadPid(), 'b'));
+      fs.writeFileSync(path.join(dir, `.lock-break-${instance('gone')}-0`), record(process.pid, 'c'));
+      await removeDeadLockLeftovers(dir);
+      expect(fs.readdirSync(dir).sort()).toEqual([LOCK_FILE, keep].sort());
+    });
   });
 });

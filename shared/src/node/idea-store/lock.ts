@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import { XipeError } from '../../errors.js';
 import { pidAlive } from '../pid.js';
 
@@ -12,6 +13,16 @@ import { pidAlive } from '../pid.js';
  * random token. A lock whose owner is dead (a SIGKILLed host) is broken by the next waiter, so a
  * crash never wedges an idea; a live owner is waited for, up to a bound, then TIMEOUT.
  *
+ * Breaking must never touch a live lock. Between reading the dead owner's record and removing the
+ * file, another waiter may already have broken it and a live process taken the lock: removing the
+ * file then would leave that owner writing without a lock, next to whoever takes it next. So only
+ * one waiter at a time may break a given lock instance: it first publishes a break marker named
+ * after that instance's content (`link()`, so exactly one succeeds), then reads the lock again,
+ * and removes it only if it is still that instance. Nobody else removes that instance meanwhile
+ * (its owner is dead, other breakers lost the marker), so the check cannot go stale. A breaker that
+ * dies holding the marker is passed over like a dead owner: the next waiter takes the marker of the
+ * next generation.
+ *
  * Within one process, saves to the same idea queue on a promise chain first, so the file lock is
  * only contended between processes.
  */
@@ -19,39 +30,33 @@ import { pidAlive } from '../pid.js';
 export const LOCK_FILE = '.lock';
 const CANDIDATE_PREFIX = '.lock-';
 const STALE_PREFIX = '.lock-stale-';
+/** `.lock-break-<content hash>-<generation>`: who is breaking one dead lock instance. */
+const BREAK_PREFIX = '.lock-break-';
+/** Breakers that died in a row on one lock before the waiters give up breaking it (then TIMEOUT). */
+const MAX_BREAK_GENERATIONS = 8;
 /** A lock file we cannot parse (written by something else) is treated as stale after this long. */
 const UNREADABLE_STALE_MS = 10_000;
 export const DEFAULT_LOCK_TIMEOUT_MS = 15_000;
 
-export const LockOwner = {
-  parse(text: string): LockOwnerInfo | null {
-    try {
-      const value: unknown = JSON.parse(text);
-      if (typeof value !== 'object' || value === null) return null;
-      const v = value as Record<string, unknown>;
-      if (typeof v.pid !== 'number' || typeof v.token !== 'string' || typeof v.hostname !== 'string') {
-        return null;
-      }
-      return {
-        pid: v.pid,
-        token: v.token,
-        hostname: v.hostname,
-        start: typeof v.start === 'string' ? v.start : null,
-        acquired_at: typeof v.acquired_at === 'string' ? v.acquired_at : '',
-      };
-    } catch {
-      return null;
-    }
-  },
-};
-
-export interface LockOwnerInfo {
-  pid: number;
+/** The record in a lock file (and in break markers). Extra keys are ignored. */
+export const LockOwner = z.object({
+  pid: z.number().int().positive(),
   /** Kernel start time of the owner process (Linux), to detect pid reuse; null elsewhere. */
-  start: string | null;
-  hostname: string;
-  token: string;
-  acquired_at: string;
+  start: z.string().nullable().catch(null),
+  hostname: z.string(),
+  token: z.string().min(1),
+  acquired_at: z.string().catch(''),
+});
+export type LockOwnerInfo = z.infer<typeof LockOwner>;
+
+/** The owner named by a lock file's text, or null when it is not a lock record we wrote. */
+export function parseLockOwner(text: string): LockOwnerInfo | null {
+  try {
+    const parsed = LockOwner.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Start time of a process as the kernel reports it (Linux /proc), or null when unknown. */
@@ -162,8 +167,9 @@ export async function acquireFileLock(dir: string, options: LockOptions = {}): P
           current.owner === null
             ? Date.now() - current.mtimeMs > UNREADABLE_STALE_MS
             : await ownerIsDead(current.owner);
-        if (stale) {
-          await breakStaleLock(dir, file, current.raw);
+        // Broken: try again at once. Not ours to break (another waiter is at it): wait like for a
+        // live owner.
+        if (stale && (await breakStaleLock(dir, file, current.raw, candidate))) {
           options.onStale?.(current.owner);
           continue;
         }
@@ -191,7 +197,7 @@ type LockState = 'missing' | { raw: string; owner: LockOwnerInfo | null; mtimeMs
 async function readLock(file: string): Promise<LockState> {
   try {
     const [raw, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
-    return { raw, owner: LockOwner.parse(raw), mtimeMs: stat.mtimeMs };
+    return { raw, owner: parseLockOwner(raw), mtimeMs: stat.mtimeMs };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw err;
@@ -199,23 +205,44 @@ async function readLock(file: string): Promise<LockState> {
 }
 
 /**
- * Removes the lock file only if it is still the stale one we inspected: it is first renamed to a
- * private name (atomic), then compared. If another waiter broke it and a live process took the
- * lock in between, we moved that live lock; it is put back with link(), which cannot clobber.
+ * Removes the lock file if it is still the dead instance `staleRaw`, holding that instance's break
+ * marker (see the header). `candidate` is our own complete owner record, published as the marker.
+ * Returns whether the lock was broken by us; false when another waiter is breaking it or it is no
+ * longer that instance (either way the caller just tries again).
  */
-async function breakStaleLock(dir: string, file: string, staleRaw: string): Promise<void> {
-  const aside = path.join(dir, `${STALE_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
-  try {
-    await fs.rename(file, aside);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
+async function breakStaleLock(
+  dir: string,
+  file: string,
+  staleRaw: string,
+  candidate: string,
+): Promise<boolean> {
+  const instance = instanceOf(staleRaw);
+  const markers: string[] = [];
+  for (let generation = 0; generation < MAX_BREAK_GENERATIONS; generation += 1) {
+    const marker = path.join(dir, `${BREAK_PREFIX}${instance}-${generation}`);
+    markers.push(marker);
+    try {
+      await fs.link(candidate, marker);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const breaker = parseLockOwner(await fs.readFile(marker, 'utf8').catch(() => ''));
+      // A live breaker is at work (or this marker is not ours to judge): leave it to them.
+      if (breaker === null || !(await ownerIsDead(breaker))) return false;
+      continue; // that breaker died: the next generation is free to take over
+    }
+    try {
+      const current = await readLock(file);
+      if (current === 'missing' || current.raw !== staleRaw) return false;
+      const aside = path.join(dir, `${STALE_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
+      await fs.rename(file, aside);
+      await fs.rm(aside, { force: true });
+      return true;
+    } finally {
+      // The instance is gone (or was never there): its markers can never be needed again.
+      await Promise.all(markers.map((m) => fs.rm(m, { force: true }).catch(() => undefined)));
+    }
   }
-  const moved = await fs.readFile(aside, 'utf8').catch(() => staleRaw);
-  if (moved !== staleRaw) {
-    await fs.link(aside, file).catch(() => undefined);
-  }
-  await fs.rm(aside, { force: true });
+  return false;
 }
 
 async function releaseFileLock(file: string, token: string): Promise<void> {
@@ -224,7 +251,10 @@ async function releaseFileLock(file: string, token: string): Promise<void> {
   await fs.rm(file, { force: true });
 }
 
-/** Leftover lock candidates/stale copies of dead processes (a SIGKILL between create and rm). */
+/**
+ * Leftovers of processes killed mid-way: lock candidates and stale copies of dead processes, and
+ * break markers of a lock instance that is gone (it can never come back, so nobody needs them).
+ */
 export async function removeDeadLockLeftovers(dir: string): Promise<void> {
   let names: string[];
   try {
@@ -232,8 +262,16 @@ export async function removeDeadLockLeftovers(dir: string): Promise<void> {
   } catch {
     return;
   }
+  const current = await readLock(path.join(dir, LOCK_FILE)).catch(() => 'missing' as const);
+  const liveInstance = current === 'missing' ? null : instanceOf(current.raw);
   for (const name of names) {
     if (!name.startsWith(CANDIDATE_PREFIX)) continue;
+    if (name.startsWith(BREAK_PREFIX)) {
+      if (name.slice(BREAK_PREFIX.length).split('-')[0] !== liveInstance) {
+        await fs.rm(path.join(dir, name), { force: true }).catch(() => undefined);
+      }
+      continue;
+    }
     const rest = name.startsWith(STALE_PREFIX)
       ? name.slice(STALE_PREFIX.length)
       : name.slice(CANDIDATE_PREFIX.length);
@@ -242,4 +280,9 @@ export async function removeDeadLockLeftovers(dir: string): Promise<void> {
       await fs.rm(path.join(dir, name), { force: true }).catch(() => undefined);
     }
   }
+}
+
+/** Names one lock instance: its content holds a random token, so no two instances share it. */
+function instanceOf(raw: string): string {
+  return createHash('sha256').update(raw).digest('hex').slice(0, 16);
 }

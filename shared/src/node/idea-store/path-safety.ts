@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { invalidField, XipeError } from '../../errors.js';
 import { ideaFolderProblem } from '../../reference-data.js';
-import { toWriteError } from './atomic-write.js';
+import { toWriteError } from '../atomic-write.js';
 
 /**
  * Path safety for the idea store (DESIGN §4): nothing is ever written outside

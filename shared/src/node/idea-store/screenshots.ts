@@ -3,7 +3,7 @@ import path from 'node:path';
 import { invalidInput } from '../../errors.js';
 import { BASE64_PREFIX, type Element, type ReferenceData } from '../../reference-data.js';
 import { makeIssue } from '../../validation-issues.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import {
   ELEMENT_CROP_PATTERN,
   elementCropFileName,

@@ -4,7 +4,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../constants.js';
 import { DTCG_FILE, toDtcg } from '../../design-tokens.js';
 import { validationError, XipeError } from '../../errors.js';
 import { jsonByteLength, ReferenceData, type SaveResult } from '../../reference-data.js';
-import { fsyncDir, isTempName, TEMP_PREFIX, toWriteError, writeFileAtomic } from './atomic-write.js';
+import { fsyncDir, isTempName, TEMP_PREFIX, toWriteError, writeFileAtomic } from '../atomic-write.js';
 import { removeDeadLockLeftovers, withIdeaLock } from './lock.js';
 import { mergeSessions, SessionCache, SessionData, type SessionRecord } from './merge.js';
 import { nextNumber, SESSION_FILE_PATTERN, sessionFileName } from './numbering.js';

@@ -6,7 +6,8 @@ import { fakeContext } from './mode-test-kit.js';
 
 // The scroll-and-stitch itself needs a real browser (test/e2e/toolbar-full-page.test.ts); here it
 // is replaced, to check what the mode does around it.
-const captureFullPage = vi.fn<(opts: FullPageOptions) => Promise<CollectedElement>>();
+const captureFullPage =
+  vi.fn<(opts: FullPageOptions) => Promise<{ item: CollectedElement; recaptured: number }>>();
 vi.mock('../full-page.js', () => ({ captureFullPage }));
 const { pageMode } = await import('./page.js');
 
@@ -33,15 +34,15 @@ describe('full-page mode', () => {
     captureFullPage.mockImplementation(async (opts) => {
       busyDuring = ctx.busy;
       opts.progress(2, 5, '(cut at 16000px)');
-      opts.hideUi(true);
-      opts.hideUi(false);
-      return shot;
+      await opts.veil.lower(null, { y: 696, code: 7 });
+      opts.veil.lift();
+      return { item: shot, recaptured: 0 };
     });
     await pageMode.enter(ctx);
     expect(busyDuring).toBe(true);
     expect(ctx.busy).toBe(false);
     expect(ctx.progress).toHaveBeenCalledWith('Full page: 2/5 (cut at 16000px)', 0.4);
-    expect(ctx.veil.lower).toHaveBeenCalledWith(null);
+    expect(ctx.veil.lower).toHaveBeenCalledWith(null, { y: 696, code: 7 });
     expect(ctx.veil.lift).toHaveBeenCalled();
     expect(ctx.added).toHaveBeenCalledWith(shot);
     expect(ctx.statuses.at(-1)).toMatch(
@@ -62,9 +63,12 @@ describe('full-page mode', () => {
 
   it('passes its signal on, so closing the toolbar stops the scrolling', async () => {
     const ctx = fakeContext();
-    captureFullPage.mockResolvedValue(shot);
+    captureFullPage.mockResolvedValue({ item: shot, recaptured: 2 });
     await pageMode.enter(ctx);
     expect(captureFullPage.mock.calls[0]?.[0].signal).toBe(ctx.signal);
     expect(pageMode.kind).toBe('run');
+    expect(ctx.statuses.at(-1)).toMatch(
+      /2 capture\(s\) came before the page had painted and were taken again\.$/,
+    );
   });
 });

@@ -16,9 +16,9 @@ export const pageMode: ToolbarMode = {
   async enter(ctx) {
     const started = performance.now();
     try {
-      const item = await ctx.exclusive(() =>
+      const { item, recaptured } = await ctx.exclusive(() =>
         captureFullPage({
-          hideUi: (hidden) => (hidden ? void ctx.veil.lower(null) : ctx.veil.lift()),
+          veil: ctx.veil,
           progress: (done, total, note) => ctx.progress(`Full page: ${done}/${total} ${note}`, done / total),
           signal: ctx.signal,
         }),
@@ -27,7 +27,12 @@ export const pageMode: ToolbarMode = {
       const cut = item.capped_at ? ` The page is taller than ${item.capped_at}px; the shot stops there.` : '';
       const ms = Math.round(performance.now() - started);
       const size = `${item.crop?.width ?? 0}×${item.crop?.height ?? 0} px`;
-      ctx.setStatus(`Full page captured (${size}) in ${ms} ms.${cut}`, 'ok');
+      // Said so a slow page is not mistaken for a slow toolbar.
+      const again =
+        recaptured > 0
+          ? ` ${recaptured} capture(s) came before the page had painted and were taken again.`
+          : '';
+      ctx.setStatus(`Full page captured (${size}) in ${ms} ms.${cut}${again}`, 'ok');
     } catch (err) {
       ctx.fail(err);
     } finally {

@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { XipeError } from '../../errors.js';
+import { XipeError } from '../errors.js';
 
 /**
- * Every file of the store is written atomically: a temp file in the same directory (created with
- * O_EXCL, so it is never someone else's file), written, fsynced, then moved into place and the
- * directory fsynced. A crash at any point leaves the old state or the new one, never a partial
- * file; a leftover temp file is named `.tmp-…`, which no scan mistakes for a session or screenshot.
+ * The one way files are written: a temp file in the same directory (created with O_EXCL, so it is
+ * never someone else's file), written, fsynced, then moved into place and the directory fsynced. A
+ * crash at any point leaves the old state or the new one, never a partial file; a leftover temp
+ * file is named `.tmp-…`, which no scan mistakes for a session, screenshot or host descriptor.
+ * `writeFileAtomic` (async) serves the idea store, `writeFileAtomicSync` the CLI's configs,
+ * manifests and launchers, config.json and the host's descriptor.
  */
 
 export const TEMP_PREFIX = '.tmp-';
@@ -31,6 +34,12 @@ export function toWriteError(target: string, err: unknown): XipeError {
   });
 }
 
+/** Windows cannot open directories; some file systems refuse fsync on them. Not fatal. */
+function dirSyncUnsupported(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'EISDIR' || code === 'EPERM' || code === 'EINVAL' || code === 'EACCES';
+}
+
 /** fsync a directory so a rename/link in it survives a power loss; unsupported on some platforms. */
 export async function fsyncDir(dir: string): Promise<void> {
   let handle: fs.FileHandle | null = null;
@@ -38,9 +47,7 @@ export async function fsyncDir(dir: string): Promise<void> {
     handle = await fs.open(dir, 'r');
     await handle.sync();
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // Windows cannot open directories; some file systems refuse fsync on them. Not fatal.
-    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EACCES') throw err;
+    if (!dirSyncUnsupported(err)) throw err;
   } finally {
     await handle?.close().catch(() => undefined);
   }
@@ -120,4 +127,64 @@ async function publishExclusive(tmp: string, file: string): Promise<void> {
     throw err;
   }
   await fs.unlink(tmp);
+}
+
+export interface AtomicWriteSyncOptions {
+  /** Mode of the file (the umask does not narrow it). Default: the replaced file's, else 0644. */
+  mode?: number;
+  /** Create missing parent directories with this mode. */
+  dirMode?: number;
+  /**
+   * false: skip both fsyncs. Only for files that mean nothing after a reboot (the host's
+   * descriptor of a socket that a reboot removes); the rename still makes them appear whole.
+   */
+  durable?: boolean;
+}
+
+/** Writes `file` atomically, replacing it if it exists. Errors are raw OS errors. */
+export function writeFileAtomicSync(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteSyncOptions = {},
+): void {
+  const dir = path.dirname(file);
+  if (options.dirMode !== undefined) fsSync.mkdirSync(dir, { recursive: true, mode: options.dirMode });
+  const mode = options.mode ?? existingMode(file) ?? 0o644;
+  const durable = options.durable !== false;
+  const tmp = tempPath(dir);
+  const fd = fsSync.openSync(tmp, 'wx', mode);
+  let open = true;
+  try {
+    fsSync.writeFileSync(fd, data);
+    if (process.platform !== 'win32') fsSync.fchmodSync(fd, mode);
+    if (durable) fsSync.fsyncSync(fd);
+    open = false;
+    fsSync.closeSync(fd);
+    fsSync.renameSync(tmp, file);
+  } catch (err) {
+    if (open) fsSync.closeSync(fd);
+    fsSync.rmSync(tmp, { force: true });
+    throw err;
+  }
+  if (durable) fsyncDirSync(dir);
+}
+
+function existingMode(file: string): number | null {
+  try {
+    return fsSync.statSync(file).mode & 0o777;
+  } catch {
+    return null;
+  }
+}
+
+function fsyncDirSync(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = fsSync.openSync(dir, 'r');
+    fsSync.fsyncSync(fd);
+  } catch (err) {
+    if (!dirSyncUnsupported(err)) throw err;
+  } finally {
+    if (fd !== null) fsSync.closeSync(fd);
+  }
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isTempName, toWriteError, writeFileAtomic } from './atomic-write.js';
+import { isTempName, toWriteError, writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 
 let dir: string;
 beforeEach(() => {
@@ -59,5 +59,45 @@ describe('writeFileAtomic', () => {
     expect(err).toMatchObject({ code: 'WRITE_ERROR', details: { path: '/x/y', os_code: 'ENOSPC' } });
     expect(err.message).toContain('/x/y');
     expect(err.message).toContain('no space left');
+  });
+});
+
+describe('writeFileAtomicSync', () => {
+  it('creates missing folders, writes with the mode asked (whatever the umask) and leaves no temp file', () => {
+    const file = path.join(dir, 'a', 'b', 'config.json');
+    const umask = process.umask(0o077);
+    try {
+      writeFileAtomicSync(file, '{"a":1}\n', { mode: 0o644, dirMode: 0o700 });
+    } finally {
+      process.umask(umask);
+    }
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"a":1}\n');
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['config.json']);
+    if (process.platform !== 'win32') {
+      expect(fs.statSync(file).mode & 0o777).toBe(0o644);
+      expect(fs.statSync(path.join(dir, 'a')).mode & 0o777).toBe(0o700);
+    }
+  });
+
+  it('replaces a file in one step and keeps its mode unless told otherwise', () => {
+    const file = path.join(dir, 'launcher.sh');
+    fs.writeFileSync(file, 'old', { mode: 0o755 });
+    fs.chmodSync(file, 0o755);
+    const before = fs.statSync(file).ino;
+    writeFileAtomicSync(file, 'new');
+    expect(fs.readFileSync(file, 'utf8')).toBe('new');
+    expect(fs.statSync(file).ino).not.toBe(before); // a new file took its place: no reader saw a half
+    if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o755);
+    writeFileAtomicSync(file, 'newer', { mode: 0o600, durable: false });
+    if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(dir)).toEqual(['launcher.sh']);
+  });
+
+  it('leaves the old file and no temp file when the move fails', () => {
+    const target = path.join(dir, 'taken');
+    fs.mkdirSync(path.join(target, 'inside'), { recursive: true }); // rename cannot replace a non-empty dir
+    expect(() => writeFileAtomicSync(target, 'x')).toThrow();
+    expect(fs.readdirSync(dir)).toEqual(['taken']);
+    expect(fs.readdirSync(target)).toEqual(['inside']);
   });
 });

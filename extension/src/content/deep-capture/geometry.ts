@@ -1,0 +1,128 @@
+import type { StyleMap } from '../../../../shared/src/deep-capture/area-capture.js';
+
+/**
+ * Where boxes are without their transforms, and the two layout fixes the clone needs because it
+ * is cut out of its page:
+ *
+ * - an absolutely positioned or fixed element whose containing block is not in the capture (the
+ *   viewport, or an ancestor above the root) is re-anchored to the root, which the clone
+ *   positions absolutely, at the place it had on screen;
+ * - a sticky element is shown where it was stuck, as a relative offset from where the flow put it
+ *   (the clone does not scroll, so `position: sticky` would leave it at its flow position).
+ */
+
+export interface LayoutBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+const px = (value: string) => Number.parseFloat(value) || 0;
+
+/** The border box before transforms (exact for centred transform origins, the default). */
+export function layoutBox(el: Element, cs: CSSStyleDeclaration): LayoutBox {
+  const r = el.getBoundingClientRect();
+  if (cs.transform === 'none' || cs.display === 'inline') {
+    return { left: r.left, top: r.top, width: r.width, height: r.height };
+  }
+  const he = el as HTMLElement;
+  const width = he.offsetWidth ?? r.width;
+  const height = he.offsetHeight ?? r.height;
+  const m = /matrix(?:3d)?\(([^)]+)\)/.exec(cs.transform);
+  const values = m?.[1]?.split(',').map((v) => Number.parseFloat(v)) ?? [];
+  const is3d = values.length === 16;
+  const tx = (is3d ? values[12] : values[4]) ?? 0;
+  const ty = (is3d ? values[13] : values[5]) ?? 0;
+  const cx = r.left + r.width / 2 - tx;
+  const cy = r.top + r.height / 2 - ty;
+  return { left: cx - width / 2, top: cy - height / 2, width, height };
+}
+
+/** Establishes a containing block for absolutely positioned (and, except `position`, fixed) descendants. */
+function establishesContainingBlock(cs: CSSStyleDeclaration, forFixed: boolean): boolean {
+  if (!forFixed && cs.position !== 'static') return true;
+  if (cs.transform !== 'none' || cs.perspective !== 'none' || cs.filter !== 'none') return true;
+  if (
+    cs.backdropFilter !== 'none' ||
+    cs.translate !== 'none' ||
+    cs.rotate !== 'none' ||
+    cs.scale !== 'none'
+  ) {
+    return true;
+  }
+  if (/\b(layout|paint|strict|content)\b/.test(cs.contain)) return true;
+  if (cs.containerType !== 'normal') return true;
+  return /\b(transform|perspective|filter)\b/.test(cs.willChange);
+}
+
+export interface GeometryContext {
+  style(el: Element): CSSStyleDeclaration;
+  parentOf: ReadonlyMap<Element, Element>;
+  inCapture(el: Element): boolean;
+  /** Viewport position of the root's padding box (its absolutely positioned children's origin). */
+  rootOrigin: { x: number; y: number };
+}
+
+export function containingBlockOf(el: Element, ctx: GeometryContext): Element | null {
+  const forFixed = ctx.style(el).position === 'fixed';
+  for (let a = ctx.parentOf.get(el); a !== undefined; a = ctx.parentOf.get(a)) {
+    if (establishesContainingBlock(ctx.style(a), forFixed)) return a;
+  }
+  return null;
+}
+
+const OFFSETS = ['top', 'right', 'bottom', 'left'] as const;
+
+/** Re-anchors an out-of-flow element whose containing block was left out of the capture. */
+export function reanchorOutOfFlow(el: Element, styles: StyleMap, ctx: GeometryContext): void {
+  const cs = ctx.style(el);
+  if (cs.position !== 'absolute' && cs.position !== 'fixed') return;
+  const cb = containingBlockOf(el, ctx);
+  if (cb !== null && ctx.inCapture(cb)) return;
+  const box = layoutBox(el, cs);
+  for (const side of OFFSETS) delete styles[side];
+  styles.position = 'absolute';
+  styles.left = `${round(box.left - ctx.rootOrigin.x - px(cs.marginLeft))}px`;
+  styles.top = `${round(box.top - ctx.rootOrigin.y - px(cs.marginTop))}px`;
+}
+
+function previousInFlowSibling(el: Element, ctx: GeometryContext): Element | null {
+  for (let s = el.previousElementSibling; s !== null; s = s.previousElementSibling) {
+    const cs = ctx.style(s);
+    if (cs.display === 'none' || cs.position === 'absolute' || cs.position === 'fixed') continue;
+    if (s.getClientRects().length > 0) return s;
+  }
+  return null;
+}
+
+/** A stuck sticky element becomes relatively positioned by how far it was moved from its flow position. */
+export function pinSticky(el: Element, styles: StyleMap, ctx: GeometryContext): void {
+  const cs = ctx.style(el);
+  if (cs.position !== 'sticky') return;
+  const parent = ctx.parentOf.get(el);
+  if (parent === undefined) return;
+  const parentStyle = ctx.style(parent);
+  // Flex and grid items are placed by their container, not by the previous sibling.
+  if (/flex|grid/.test(parentStyle.display)) return;
+  const prev = previousInFlowSibling(el, ctx);
+  let flowTop: number;
+  if (prev !== null) {
+    const prevBox = layoutBox(prev, ctx.style(prev));
+    const gap = Math.max(px(ctx.style(prev).marginBottom), px(cs.marginTop));
+    flowTop = prevBox.top + prevBox.height + gap;
+  } else {
+    const parentBox = layoutBox(parent, parentStyle);
+    flowTop = parentBox.top + px(parentStyle.borderTopWidth) + px(parentStyle.paddingTop) + px(cs.marginTop);
+  }
+  const shift = round(layoutBox(el, cs).top - flowTop);
+  // Not moved: sticky renders in place in the clone too (and keeps its containing block).
+  if (Math.abs(shift) < 0.5) return;
+  for (const side of OFFSETS) delete styles[side];
+  styles.position = 'relative';
+  styles.top = `${shift}px`;
+}
+
+export function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

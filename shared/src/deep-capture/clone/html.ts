@@ -1,0 +1,193 @@
+import type { AreaCapture, CaptureNode, StyleMap } from '../area-capture.js';
+import { isAllowedAttribute } from '../attributes.js';
+import { sanitizeSvg } from '../svg-sanitize.js';
+
+/**
+ * The clone's `area-N-structure.html`: the captured tree as HTML with one class per element and
+ * no script, handler, link target or form value (the capture never holds them; attributes are
+ * re-checked here since this is what gets written). Element names are the page's, except where
+ * the HTML parser would restructure the markup (a `<div>` inside a `<p>`, a link inside a link,
+ * table parts outside a table): those become a `div`/`span` whose CSS display keeps the layout.
+ */
+
+export interface HtmlOptions {
+  title: string;
+  stylesheet: string;
+  names: readonly string[];
+  /** The local path of a resource URL (relative to the HTML file), or null when there is none. */
+  resourcePath(url: string): string | null;
+  /** The local image of a `pixels` node, or null. */
+  pixelPath(index: number): string | null;
+  /** Whether a clip wrapper and backdrop layers come before the root. */
+  backdropCount: number;
+  clipped: boolean;
+}
+
+const VOID = new Set(['img', 'input', 'br', 'hr', 'wbr', 'col', 'area', 'source', 'track', 'embed']);
+const BLOCKS_CLOSING_P = new Set(
+  'address article aside blockquote details dialog div dl fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre section table ul search'.split(
+    ' ',
+  ),
+);
+const TABLE_PARENT: Record<string, readonly string[]> = {
+  tr: ['table', 'thead', 'tbody', 'tfoot'],
+  td: ['tr'],
+  th: ['tr'],
+  thead: ['table'],
+  tbody: ['table'],
+  tfoot: ['table'],
+  caption: ['table'],
+  colgroup: ['table'],
+  col: ['colgroup', 'table'],
+};
+/** Never emitted as themselves: document-level, executable or embedding elements. */
+const NEVER = new Set([
+  'html',
+  'head',
+  'body',
+  'script',
+  'style',
+  'link',
+  'meta',
+  'base',
+  'iframe',
+  'frame',
+  'object',
+  'embed',
+  'template',
+  'slot',
+  'form',
+  'noscript',
+]);
+
+export const escapeText = (s: string) =>
+  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+export const escapeAttr = (s: string) => escapeText(s).replaceAll('"', '&quot;');
+
+function isInlineDisplay(styles: StyleMap): boolean {
+  const display = styles.display ?? 'inline';
+  return display.startsWith('inline') || display === 'contents';
+}
+
+/** Tag names after the parser-safety renames, per node. */
+function safeTags(nodes: readonly CaptureNode[]): string[] {
+  const tags = nodes.map((n) => (n.kind === 'pixels' ? 'img' : n.tag));
+  const ancestors = (i: number): number[] => {
+    const out: number[] = [];
+    for (let p = nodes[i]?.parent ?? null; p !== null; p = nodes[p]?.parent ?? null) out.push(p);
+    return out;
+  };
+  nodes.forEach((node, i) => {
+    const tag = tags[i] ?? 'div';
+    const up = ancestors(i);
+    if (NEVER.has(tag) || !/^[a-z][a-z0-9-]*$/.test(tag))
+      tags[i] = isInlineDisplay(node.styles) ? 'span' : 'div';
+    else if ((tag === 'a' || tag === 'button') && up.some((a) => tags[a] === tag)) tags[i] = 'span';
+    if (BLOCKS_CLOSING_P.has(tags[i] ?? '')) {
+      for (const a of up) if (tags[a] === 'p') tags[a] = 'div';
+    }
+  });
+  // A table whose rows sit directly in it would get a parser-made tbody the reset cannot reach.
+  nodes.forEach((node, i) => {
+    if (tags[i] === 'tr' && node.parent !== null && tags[node.parent] === 'table') tags[node.parent] = 'div';
+  });
+  // Table parts only inside their own parent (nodes are in document order: parents come first).
+  nodes.forEach((node, i) => {
+    const allowed = TABLE_PARENT[tags[i] ?? ''];
+    const parentTag = node.parent === null ? '' : (tags[node.parent] ?? '');
+    if (allowed !== undefined && !allowed.includes(parentTag)) tags[i] = 'div';
+  });
+  return tags;
+}
+
+/** Whether white space between a node's children is insignificant (so the HTML may be indented). */
+function indentable(node: CaptureNode, nodes: readonly CaptureNode[], collapse: boolean): boolean {
+  if (!collapse || node.children.length === 0) return false;
+  return node.children.every((c) => {
+    if (typeof c !== 'number') return false;
+    const child = nodes[c];
+    if (child === undefined) return false;
+    const pos = child.styles.position;
+    return (
+      !isInlineDisplay(child.styles) ||
+      pos === 'absolute' ||
+      pos === 'fixed' ||
+      child.styles.float !== undefined
+    );
+  });
+}
+
+function attributes(node: CaptureNode, tag: string, className: string, src: string | null): string {
+  let out = ` class="${className}"`;
+  if (src !== null) out += ` src="${escapeAttr(src)}"`;
+  const type = node.attrs.type ?? null;
+  for (const [name, value] of Object.entries(node.attrs)) {
+    // Attributes belong to the element's own tag: a renamed element keeps only the global ones.
+    const owner = tag === node.tag ? tag : '';
+    if (!isAllowedAttribute(owner, name, type)) continue;
+    out += value === '' ? ` ${name}` : ` ${name}="${escapeAttr(value)}"`;
+  }
+  if (tag === 'img' && !('alt' in node.attrs)) out += ' alt=""';
+  return out;
+}
+
+export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
+  const { nodes } = capture;
+  const tags = safeTags(nodes);
+  const lines: string[] = [];
+
+  const render = (index: number, depth: number, collapse: boolean): string => {
+    const node = nodes[index];
+    if (node === undefined) return '';
+    const tag = tags[index] ?? 'div';
+    const name = options.names[index] ?? `node-${index}`;
+    if (node.kind === 'svg' && node.svg !== null && node.svg !== '') {
+      let markup: string;
+      try {
+        markup = sanitizeSvg(node.svg, { rewriteUrl: options.resourcePath });
+      } catch {
+        markup = '<svg></svg>';
+      }
+      return markup.replace(/^<svg\b/, `<svg class="${name}"`);
+    }
+    let src: string | null = null;
+    if (node.kind === 'pixels') src = options.pixelPath(index);
+    else if (node.image_src !== null) src = options.resourcePath(node.image_src);
+    const open = `<${tag}${attributes(node, tag, name, src)}>`;
+    if (VOID.has(tag)) return open;
+    const ws = node.styles['white-space-collapse'];
+    const childCollapse = ws === undefined ? collapse : ws === 'collapse';
+    const indent = indentable(node, nodes, childCollapse);
+    const pad = indent ? `\n${'  '.repeat(depth + 1)}` : '';
+    let inner = '';
+    if (tag !== 'textarea' && node.kind !== 'pixels') {
+      for (const child of node.children) {
+        inner +=
+          pad +
+          (typeof child === 'number' ? render(child, depth + 1, childCollapse) : escapeText(child.text));
+      }
+    }
+    if ((tag === 'pre' || tag === 'listing') && inner.startsWith('\n')) inner = `\n${inner}`;
+    if (node.scroll !== null) inner += `<span class="${name}-scrolled" aria-hidden="true"></span>`;
+    return `${open}${inner}${indent ? `\n${'  '.repeat(depth)}` : ''}</${tag}>`;
+  };
+
+  lines.push('<!doctype html>');
+  lines.push('<html>');
+  lines.push('<head>');
+  lines.push('<meta charset="utf-8">');
+  // A clone never runs anything, whatever a future bug lets into it.
+  lines.push(`<meta http-equiv="Content-Security-Policy" content="script-src 'none'; object-src 'none'">`);
+  lines.push(`<title>${escapeText(options.title)}</title>`);
+  lines.push(`<link rel="stylesheet" href="${escapeAttr(options.stylesheet)}">`);
+  lines.push('</head>');
+  lines.push('<body>');
+  lines.push('<div class="area">');
+  for (let i = 1; i <= options.backdropCount; i++) lines.push(`  <div class="backdrop-${i}"></div>`);
+  const root = render(capture.root, options.clipped ? 2 : 1, true);
+  lines.push(options.clipped ? `  <div class="area-clip">\n    ${root}\n  </div>` : `  ${root}`);
+  lines.push('</div>');
+  lines.push('</body>');
+  lines.push('</html>');
+  return `${lines.join('\n')}\n`;
+}
