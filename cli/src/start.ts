@@ -118,15 +118,22 @@ export const HEADLESS_HINT =
   'run headless: `x-ipe-uiux start --headless`, from a clone `npm run start:headless` ' +
   '(or `npm start -- --headless`: npm keeps the options before `--` for itself)';
 
+/** What Chromium logs when it has no display to open a window on (then it exits). */
+const NO_DISPLAY = /Missing X server or \$DISPLAY/;
+
+/** The explanation for a browser that has no display, or null when its log does not say so. */
+export function noDisplayProblem(logSinceStart: string): string | null {
+  return NO_DISPLAY.test(logSinceStart)
+    ? `the browser cannot open a window: there is no display (Chromium says "Missing X server or $DISPLAY"). On a machine without one (SSH, CI, a container) ${HEADLESS_HINT}.`
+    : null;
+}
+
 /**
  * Why the browser exited before the extension connected, from what it wrote to its log during
  * this start. A missing display is the usual first-run failure over SSH, in CI or a container.
  */
 export function explainBrowserExit(exit: string, logSinceStart: string, logFile: string): string {
-  if (/Missing X server or \$DISPLAY/.test(logSinceStart)) {
-    return `the browser cannot open a window: there is no display (Chromium says "Missing X server or $DISPLAY"). On a machine without one (SSH, CI, a container) ${HEADLESS_HINT}.`;
-  }
-  return `${exit}; see ${logFile}`;
+  return noDisplayProblem(logSinceStart) ?? `${exit}; see ${logFile}`;
 }
 
 /** Signals that stop `start` (and with it the browser and the host): SIGHUP is a closed terminal. */
@@ -277,6 +284,8 @@ export async function runStart(argv: string[]): Promise<number> {
         interrupted !== null
           ? `interrupted by ${interrupted}`
           : (browserExit ??
+            // Said at once, even while a slow machine has not reaped the browser yet.
+            (headless ? null : noDisplayProblem(readFrom(logFile, logStart))) ??
             (Date.now() > deadline
               ? `the extension did not connect within ${Math.round(timeoutMs / 1000)} s; run \`x-ipe-uiux doctor --workspace '${workspace}'\` (browser log: ${logFile})`
               : null)),

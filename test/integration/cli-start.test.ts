@@ -53,7 +53,7 @@ function freshEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 async function startReady(args: string[], env: NodeJS.ProcessEnv) {
   expect(fs.existsSync(path.join(REPO_ROOT, 'dist', 'extension', 'manifest.json'))).toBe(true);
   const stderr = { text: '' };
-  const c = spawn(process.execPath, [CLI_BIN, 'start', '--timeout', '45', ...args], {
+  const c = spawn(process.execPath, [CLI_BIN, 'start', '--timeout', '90', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -83,7 +83,10 @@ async function hostGone(pid: number): Promise<boolean> {
   return false;
 }
 
-it('start --headless reaches a connected extension, prints ready, and cleans up on SIGTERM', async () => {
+// A loaded machine may take a while to start Chromium: start's own limit (90 s) comes first.
+it('start --headless reaches a connected extension, prints ready, and cleans up on SIGTERM', {
+  timeout: 120_000,
+}, async () => {
   const env = freshEnv();
   const { c: started, output, hostPid } = await startReady(['--headless'], env);
 
