@@ -217,6 +217,7 @@ export async function runStart(argv: string[]): Promise<number> {
     await server?.close();
   };
 
+  const stop = listenForStop();
   try {
     const report = install({
       browser: 'chromium',
@@ -270,19 +271,14 @@ export async function runStart(argv: string[]): Promise<number> {
       `Starting ${describe(browser)}${headless ? ' headless' : ''} with the extension from ${extensionDir}`,
     );
 
-    let interrupted: string | null = null;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      interrupted = signal;
-    };
-    for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     const deadline = Date.now() + timeoutMs;
     const connected = await waitForConnectedHost({
       home,
       token: report.token,
       since,
       stop: () =>
-        interrupted !== null
-          ? `interrupted by ${interrupted}`
+        stop.received !== null
+          ? `interrupted by ${stop.received}`
           : (browserExit ??
             // Said at once, even while a slow machine has not reaped the browser yet.
             (headless ? null : noDisplayProblem(readFrom(logFile, logStart))) ??
@@ -290,10 +286,9 @@ export async function runStart(argv: string[]): Promise<number> {
               ? `the extension did not connect within ${Math.round(timeoutMs / 1000)} s; run \`x-ipe-uiux doctor --workspace '${workspace}'\` (browser log: ${logFile})`
               : null)),
     });
-    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     if ('stopped' in connected) {
       await cleanup();
-      return interrupted !== null ? 130 : fail(connected.stopped);
+      return stop.received !== null ? 130 : fail(connected.stopped);
     }
 
     const toolbar = await openToolbarOnPage(connected.descriptor, readToken(home) ?? report.token, url);
@@ -314,23 +309,50 @@ export async function runStart(argv: string[]): Promise<number> {
     );
     if (headless) out(`ready: extension connected (host pid ${connected.host.pid})`);
 
-    const reason = await new Promise<string>((resolve) => {
-      const done = (why: string): void => {
-        for (const signal of STOP_SIGNALS) process.off(signal, onStop);
-        resolve(why);
-      };
-      const onStop = (signal: NodeJS.Signals): void => done(signal);
-      for (const signal of STOP_SIGNALS) process.once(signal, onStop);
-      if (launched.exitCode !== null || launched.signalCode !== null) done('browser exited');
-      else launched.once('exit', () => done('browser exited'));
-    });
+    const reason = await Promise.race([
+      stop.next,
+      new Promise<string>((resolve) => {
+        if (launched.exitCode !== null || launched.signalCode !== null) resolve('browser exited');
+        else launched.once('exit', () => resolve('browser exited'));
+      }),
+    ]);
     await cleanup();
     out(`stopped (${reason})`);
     return 0;
   } catch (err) {
     await cleanup();
     return fail((err as Error).message);
+  } finally {
+    stop.dispose();
   }
+}
+
+/**
+ * The stop signals, listened to from before the browser starts until `start` returns: a signal
+ * must never find a moment without our handler (its default ends the process and orphans the
+ * browser), nor a second one interrupt the cleanup the first began.
+ */
+function listenForStop(): {
+  received: NodeJS.Signals | null;
+  next: Promise<NodeJS.Signals>;
+  dispose(): void;
+} {
+  let resolveNext: (signal: NodeJS.Signals) => void = () => {};
+  const state = {
+    received: null as NodeJS.Signals | null,
+    next: new Promise<NodeJS.Signals>((resolve) => {
+      resolveNext = resolve;
+    }),
+    dispose: () => {
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    },
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    state.received ??= signal;
+    resolveNext(signal);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  return state;
 }
 
 /** What a log file gained since `offset` (bounded: the last 64 KiB of it). */

@@ -120,11 +120,11 @@ it.skipIf(process.platform === 'win32')(
   '`npm start --headless` (npm keeps the option: npm_config_headless) runs headless; SIGHUP stops it all',
   async () => {
     const env = freshEnv({ npm_config_headless: 'true' });
-    const { c, stderr, hostPid } = await startReady([], env);
+    const { c, output, stderr, hostPid } = await startReady([], env);
     expect(stderr.text).toContain('npm kept --headless for itself');
-    const exited = new Promise<number | null>((resolve) => c.once('exit', (code) => resolve(code)));
+    const exited = new Promise<string>((resolve) => c.once('exit', (code, signal) => resolve(`${code} ${signal}`)));
     c.kill('SIGHUP'); // what closing the terminal sends
-    expect(await exited).toBe(0);
+    expect(await exited, `${output.text}\n${stderr.text}`).toBe('0 null');
     expect(await hostGone(hostPid)).toBe(true);
   },
 );
