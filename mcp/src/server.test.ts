@@ -5,12 +5,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { COMMANDS } from '../../shared/src/commands/index.js';
 import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
 import { XipeError } from '../../shared/src/errors.js';
 import { FakeBridge, hostInfo, silentLogger } from '../test-support/fake-bridge.js';
 import { createServer } from './server.js';
 import { defineTool } from './tools/define-tool.js';
-import { TOOLS } from './tools/registry.js';
+import { TOOL_COMMANDS, TOOLS } from './tools/registry.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const closers: Array<() => Promise<void>> = [];
@@ -39,6 +40,11 @@ describe('tool registry conventions', () => {
       );
     const fileToolNames = files.map((f) => f.replace(/\.ts$/, '').replaceAll('-', '_')).sort();
     expect(TOOLS.map((t) => t.name).sort()).toEqual(fileToolNames);
+  });
+
+  it('names the bridge command of every tool, in registry order, from the commands that exist', () => {
+    expect(Object.keys(TOOL_COMMANDS)).toEqual(TOOLS.map((t) => t.name));
+    for (const command of Object.values(TOOL_COMMANDS)) expect(Object.hasOwn(COMMANDS, command)).toBe(true);
   });
 
   it('has a test file for every tool file', () => {

@@ -1,3 +1,4 @@
+import { LIST_TABS } from '../../shared/src/commands/list-tabs.js';
 import { XipeError } from '../../shared/src/errors.js';
 import type { BridgeClient } from './bridge.js';
 
@@ -55,7 +56,7 @@ export async function listAllTabs(
   bridge: BridgeClient,
   options: { signal?: AbortSignal } = {},
 ): Promise<TabListing> {
-  const outcomes = await bridge.requestEach('list_tabs', {}, { timeoutMs: LIST_TIMEOUT_MS, ...options });
+  const outcomes = await bridge.requestEach(LIST_TABS, {}, { timeoutMs: LIST_TIMEOUT_MS, ...options });
   const rows: Omit<ListedTab, 'page_index'>[] = [];
   const browsers: ListedBrowser[] = [];
   for (const outcome of outcomes) {

@@ -2,7 +2,7 @@ import { type ErrorCode, ErrorPayload, XipeError } from '../../shared/src/errors
 import type { CallToolResult } from './sdk.js';
 import { type ToolOutput, ToolReply } from './tools/define-tool.js';
 
-/** The failure object every tool returns (DESIGN §5, contract). */
+/** The failure object every tool returns (a contract: docs/architecture.md, Commands and tools). */
 export interface ToolErrorObject {
   error: ErrorCode;
   message: string;

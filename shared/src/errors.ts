@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeZodIssues, makeIssue, summarizeIssues, type ValidationIssue } from './validation-issues.js';
 
-/** Error codes shared by every process and every tool (DESIGN §4–5). */
+/** Error codes shared by every process and every tool (docs/architecture.md, Error codes). */
 export const ErrorCode = z.enum([
   'VALIDATION_ERROR',
   'IDEA_NOT_FOUND',

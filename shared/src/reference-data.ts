@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Reference data (DESIGN §4, contract): what the toolbar and agents save into an idea folder.
+ * Reference data (a contract: docs/architecture.md, The idea store): what the toolbar and agents save into an idea folder.
  * Browser-safe: the toolbar validates with this before sending, the MCP tool and `x-ipe-uiux save`
  * before saving or relaying, and the store before writing anything.
  *
@@ -11,7 +11,7 @@ import { z } from 'zod';
  * - unknown keys are kept at every level (`html_css`, `instruction`, `agent_analysis`, ...), except
  *   that a `base64:` image is only ever accepted where the store decodes it;
  * - versions 1.0, 2.0 (theme saves: colours with a `role`) and 3.0 are accepted and saved as
- *   sessions (3.0 may carry `areas`, DESIGN §7).
+ *   sessions (3.0 may carry `areas`).
  * Messages set on these schemas are expectations ("an id like …"): see validation-issues.ts.
  */
 
@@ -173,7 +173,7 @@ export const DesignTokens = z.record(z.string(), z.unknown(), { error: 'an objec
 export type DesignTokens = z.infer<typeof DesignTokens>;
 
 /**
- * 3.0 (DESIGN §7): a captured area. Only what the session store relies on is checked here; the
+ * 3.0: a captured area. Only what the session store relies on is checked here; the
  * deep-capture store owns the full format.
  */
 export const Area = z.looseObject({

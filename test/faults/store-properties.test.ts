@@ -1,6 +1,6 @@
 /**
  * Property-based tests of the reference-data schema and the idea store (issue 7, "Hostile input";
- * DESIGN §4), on real files in a temp workspace:
+ * docs/architecture.md, The idea store), on real files in a temp workspace:
  * - random valid data round-trips: the saved session equals the input (as JSON) except that each
  *   `base64:` screenshot is replaced by the relative path of a file holding exactly those bytes;
  *   the merged view parses and holds this session's items;

@@ -52,7 +52,7 @@ export class McpProcess {
     return this.stderrText;
   }
 
-  /** Calls a tool; the body is the JSON object of the first content item (contract, DESIGN §5). */
+  /** Calls a tool; the body is the JSON object of the first content item (docs/architecture.md, Commands and tools). */
   async call(
     name: string,
     args: Record<string, unknown>,

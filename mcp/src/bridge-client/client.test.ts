@@ -12,6 +12,7 @@ import { runtimeDir } from '../../../shared/src/node/paths.js';
 import { ensureToken } from '../../../shared/src/node/token.js';
 import { browserInfo, hostInfo, silentLogger } from '../../test-support/fake-bridge.js';
 import type { BridgeClient, BridgeEvent } from '../bridge.js';
+import { TOOL_COMMANDS } from '../tools/registry.js';
 import { createBridgeClient } from './client.js';
 
 /** What a fake host does with a request: answer (a response body), or act on the socket. */
@@ -465,5 +466,25 @@ describe('bridge client with several hosts', () => {
       error: { code: 'BACKEND_UNREACHABLE' },
     });
     expect(byPath['h-207.json']).toMatchObject({ reachable: false, error: { code: 'PROTOCOL_ERROR' } });
+    expect(hosts[0]?.requests.map((r) => r.command)).toContain(TOOL_COMMANDS.bridge_status);
+  });
+
+  it("waits for captures by asking each host's buffer (wait_for_captures' command)", async () => {
+    const event = {
+      seq: 1,
+      type: 'element_picked',
+      time: '2025-01-01T00:00:00Z',
+      browser_id: 'chromium-a',
+      tab: { id: 1, url: 'https://x.test/' },
+      data: {},
+    };
+    const fake = await host(208, 'chromium-a', (request) =>
+      request.command === TOOL_COMMANDS.wait_for_captures
+        ? { result: { events: [event], dropped: 0, last_seq: 1 } }
+        : { result: tabsResult('chromium-a') },
+    );
+    const batch = await client().waitForCaptures({ timeoutMs: 1_000 });
+    expect(batch.events).toEqual([event]);
+    expect(fake.requests.map((r) => r.command)).toContain(TOOL_COMMANDS.wait_for_captures);
   });
 });

@@ -6,7 +6,7 @@ import { ideaFolderProblem } from '../../../shared/src/reference-data.js';
 
 /**
  * Read-only view of a workspace's idea folders for MCP resources. The native host stays the only
- * writer; this reads the same layout (DESIGN §4) with the same name rules and refuses anything
+ * writer; this reads the same layout (docs/architecture.md, The idea store) with the same name rules and refuses anything
  * that would resolve outside `x-ipe-docs/ideas/<idea>/uiux-references/`, symlinks included.
  */
 

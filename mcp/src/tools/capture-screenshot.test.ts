@@ -3,6 +3,7 @@ import { XipeError } from '../../../shared/src/index.js';
 import { type FakeAnswer, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
 import { runTool } from '../run-tool.js';
 import { captureScreenshotTool } from './capture-screenshot.js';
+import { TOOL_COMMANDS } from './registry.js';
 
 const TAB = { id: 7, url: 'https://example.com/a', title: 'A' };
 const written: FakeAnswer = (command, params) => {
@@ -49,7 +50,7 @@ describe('capture_screenshot', () => {
       tab: TAB,
     });
     expect(bridge.sent[0]).toMatchObject({
-      command: 'save_screenshot',
+      command: TOOL_COMMANDS.capture_screenshot,
       params: {
         url_contains: 'example',
         mode: 'element',

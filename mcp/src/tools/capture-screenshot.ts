@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ScreenshotMode } from '../../../shared/src/commands/capture-screenshot.js';
-import { MAX_INLINE_PNG_BYTES } from '../../../shared/src/commands/save-screenshot.js';
+import { MAX_INLINE_PNG_BYTES, SAVE_SCREENSHOT } from '../../../shared/src/commands/save-screenshot.js';
 import { IdeaFolderName } from '../../../shared/src/reference-data.js';
 import { resolveRoute, routeOptions } from '../routing.js';
 import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
@@ -68,7 +68,7 @@ export const captureScreenshotTool = defineTool({
   async handler(args, ctx) {
     const route = await resolveRoute(ctx.bridge, args, ctx.signal);
     const result = await ctx.bridge.request(
-      'save_screenshot',
+      SAVE_SCREENSHOT,
       {
         ...route.target,
         mode: args.mode,

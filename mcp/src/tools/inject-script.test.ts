@@ -15,6 +15,7 @@ import {
 import { runTool } from '../run-tool.js';
 import { SentScripts } from '../sent-scripts.js';
 import { injectScriptTool } from './inject-script.js';
+import { TOOL_COMMANDS } from './registry.js';
 
 const SECRET = 'const marker = "TOP-SECRET-SCRIPT-BODY";';
 let dir: string;
@@ -125,7 +126,7 @@ describe('inject_script', () => {
       cleanup_before: true,
       timeout_ms: 500,
     });
-    expect(bridge.sent.map((s) => s.command)).toEqual(['inject_script']);
+    expect(bridge.sent.map((s) => s.command)).toEqual([TOOL_COMMANDS.inject_script]);
     expect(bridge.sent[0]?.params).toMatchObject({
       world: 'isolated',
       cleanup_before: true,
@@ -264,7 +265,7 @@ describe('inject_script', () => {
       const bridge = twoBrowsers();
       const { body } = await call(bridge, { file_path: script, tab_id: 1, browser: 'zeta' });
       expect(body).toMatchObject({ success: true, returnValue: 'zeta' });
-      expect(bridge.sent.map((s) => s.command)).toEqual(['inject_script']);
+      expect(bridge.sent.map((s) => s.command)).toEqual([TOOL_COMMANDS.inject_script]);
     });
 
     it('goes straight through when only one host has an extension', async () => {

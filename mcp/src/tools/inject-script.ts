@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import {
+  INJECT_SCRIPT,
   InjectScriptParams,
   type InjectScriptParamsInput,
   type InjectScriptResult,
@@ -66,7 +67,7 @@ export const injectScriptTool = defineTool({
     const route = await resolveRoute(ctx.bridge, args, ctx.signal);
     const send = (script: Pick<InjectScriptParamsInput, 'code' | 'code_sha256'>) =>
       ctx.bridge.request(
-        'inject_script',
+        INJECT_SCRIPT,
         {
           ...script,
           world: args.world,

@@ -9,6 +9,7 @@ import {
 } from '../../test-support/fake-bridge.js';
 import { runTool } from '../run-tool.js';
 import { injectToolbarTool } from './inject-toolbar.js';
+import { TOOL_COMMANDS } from './registry.js';
 
 const TAB = { id: 7, url: 'https://example.com/a', title: 'A' };
 
@@ -65,7 +66,10 @@ describe('inject_toolbar', () => {
     ]);
     const { body } = await call(bridge, { page_index: 2 });
     expect(body).toMatchObject({ tab: { id: 9, url: 'zeta' } });
-    expect(bridge.sent.at(-1)).toMatchObject({ command: 'inject_toolbar', options: { browser: 'zeta' } });
+    expect(bridge.sent.at(-1)).toMatchObject({
+      command: TOOL_COMMANDS.inject_toolbar,
+      options: { browser: 'zeta' },
+    });
   });
 
   it('refuses two targets and unknown arguments before sending anything', async () => {

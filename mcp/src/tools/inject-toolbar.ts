@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InjectToolbarParams } from '../../../shared/src/commands/inject-toolbar.js';
+import { INJECT_TOOLBAR, InjectToolbarParams } from '../../../shared/src/commands/inject-toolbar.js';
 import { resolveRoute, routeOptions } from '../routing.js';
 import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
 import { defineTool } from './define-tool.js';
@@ -32,7 +32,7 @@ export const injectToolbarTool = defineTool({
   async handler(args, ctx) {
     const route = await resolveRoute(ctx.bridge, args, ctx.signal);
     const result = await ctx.bridge.request(
-      'inject_toolbar',
+      INJECT_TOOLBAR,
       { ...route.target, cleanup_before: args.cleanup_before },
       { ...routeOptions(route), timeoutMs: TOOLBAR_TIMEOUT_MS, signal: ctx.signal },
     );

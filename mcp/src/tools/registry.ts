@@ -1,3 +1,13 @@
+import {
+  type CommandName,
+  EVENTS_SINCE,
+  HOST_STATUS,
+  INJECT_SCRIPT,
+  INJECT_TOOLBAR,
+  LIST_TABS,
+  SAVE_REFERENCE,
+  SAVE_SCREENSHOT,
+} from '../../../shared/src/commands/index.js';
 import { bridgeStatusTool } from './bridge-status.js';
 import { captureScreenshotTool } from './capture-screenshot.js';
 import type { AnyTool } from './define-tool.js';
@@ -21,3 +31,21 @@ export const TOOLS: readonly AnyTool[] = [
   waitForCapturesTool,
   captureScreenshotTool,
 ];
+
+/**
+ * The bridge command that does each tool's work (docs/architecture.md, Commands and tools). Tools
+ * are named for what the agent wants, commands for what crosses the wire, so some differ:
+ * capture_screenshot → save_screenshot (the host writes the file: no image bytes in the agent's
+ * context), wait_for_captures → events_since (through the bridge client's capture inbox),
+ * bridge_status → host_status (through the bridge client's status()). A tool given a tab target may
+ * send list_tabs first to find its browser (routing.ts). Tests check each tool sends its command.
+ */
+export const TOOL_COMMANDS = {
+  inject_script: INJECT_SCRIPT,
+  list_tabs: LIST_TABS,
+  bridge_status: HOST_STATUS,
+  save_uiux_reference: SAVE_REFERENCE,
+  inject_toolbar: INJECT_TOOLBAR,
+  wait_for_captures: EVENTS_SINCE,
+  capture_screenshot: SAVE_SCREENSHOT,
+} as const satisfies Record<string, CommandName>;

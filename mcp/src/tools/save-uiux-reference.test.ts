@@ -16,6 +16,7 @@ import {
 import type { BridgeClient } from '../bridge.js';
 import { runTool } from '../run-tool.js';
 import type { ToolContext } from './define-tool.js';
+import { TOOL_COMMANDS } from './registry.js';
 import { saveUiuxReferenceTool } from './save-uiux-reference.js';
 
 const SUCCESS = {
@@ -83,7 +84,7 @@ describe('save_uiux_reference', () => {
       string,
       { workspace: string; data: unknown },
     ];
-    expect(command).toBe('save_reference');
+    expect(command).toBe(TOOL_COMMANDS.save_uiux_reference);
     expect(params.workspace).toBe('/ws');
     expect(params.data).toEqual(referenceData());
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ReferenceData, SaveResult } from '../reference-data.js';
 
-/** Handled by the native host, the only writer of idea folders (DESIGN §4). */
+/** Handled by the native host, the only writer of idea folders (docs/architecture.md, The idea store). */
 export const SAVE_REFERENCE = 'save_reference';
 
 export const SaveReferenceParams = z

@@ -11,7 +11,7 @@ import { SESSION_FILE_PATTERN } from './numbering.js';
 import { SESSIONS_DIR } from './path-safety.js';
 
 /**
- * The merged view `reference-data.json` (DESIGN §4), rebuilt from every session on each save:
+ * The merged view `reference-data.json` (docs/architecture.md, The idea store), rebuilt from every session on each save:
  * colours and elements de-duplicated by id (a later session wins, keeping the first position),
  * design_tokens from the latest session that has any, unique source_urls in first-seen order,
  * last_updated, and the list of sessions.

@@ -1,5 +1,5 @@
 /**
- * Session and screenshot numbering (DESIGN §4): the number is max existing + 1, found by scanning
+ * Session and screenshot numbering (docs/architecture.md, The idea store): the number is max existing + 1, found by scanning
  * the folder — never taken from the request's `session_id`. Gaps are kept (001, 003 → 004).
  * Numbers are zero-padded to 3 digits and simply grow past 999 (1000 stays 4 digits).
  */

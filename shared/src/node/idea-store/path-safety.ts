@@ -5,7 +5,7 @@ import { ideaFolderProblem } from '../../reference-data.js';
 import { toWriteError } from '../atomic-write.js';
 
 /**
- * Path safety for the idea store (DESIGN §4): nothing is ever written outside
+ * Path safety for the idea store (docs/architecture.md, The idea store): nothing is ever written outside
  * `<workspace>/x-ipe-docs/ideas/<idea>/uiux-references/`, symlinks included. Pure checks first
  * (name, containment), then real paths are resolved and checked again.
  */

@@ -14,7 +14,7 @@ import {
 import { SCREENSHOTS_DIR } from './path-safety.js';
 
 /**
- * `base64:` screenshots (DESIGN §4): strictly decoded, checked to be a PNG, written as
+ * `base64:` screenshots (docs/architecture.md, The idea store): strictly decoded, checked to be a PNG, written as
  * `screenshots/full-page-NNN.png` / `screenshots/elem-NNN-crop.png` (next free number of that
  * kind, never overwriting) and replaced by that relative path. Other strings and null are kept.
  */

@@ -12,7 +12,7 @@ import { ideaPaths, MERGED_FILE, prepareIdeaDirs, workspaceRelative } from './pa
 import { decodeScreenshots, removeFiles, writeScreenshots } from './screenshots.js';
 
 /**
- * The idea store (DESIGN §4): the one place that writes `<workspace>/x-ipe-docs/ideas/<idea>/
+ * The idea store (docs/architecture.md, The idea store): the one place that writes `<workspace>/x-ipe-docs/ideas/<idea>/
  * uiux-references/`. A save validates everything first, then, holding the idea's cross-process
  * lock, writes the screenshots, the session (never overwriting) and the rebuilt merged view. A save
  * that fails part-way removes what it wrote, so the idea is left as it was.
