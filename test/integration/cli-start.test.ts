@@ -122,7 +122,9 @@ it.skipIf(process.platform === 'win32')(
     const env = freshEnv({ npm_config_headless: 'true' });
     const { c, output, stderr, hostPid } = await startReady([], env);
     expect(stderr.text).toContain('npm kept --headless for itself');
-    const exited = new Promise<string>((resolve) => c.once('exit', (code, signal) => resolve(`${code} ${signal}`)));
+    const exited = new Promise<string>((resolve) =>
+      c.once('exit', (code, signal) => resolve(`${code} ${signal}`)),
+    );
     c.kill('SIGHUP'); // what closing the terminal sends
     expect(await exited, `${output.text}\n${stderr.text}`).toBe('0 null');
     expect(await hostGone(hostPid)).toBe(true);
