@@ -16,6 +16,7 @@ import { NEXT_REFERENCE_IDS, NextReferenceIdsParams, NextReferenceIdsResult } fr
 import { SAVE_AREA, SaveAreaParams, SaveAreaResult } from './save-area.js';
 import { SAVE_REFERENCE, SaveReferenceParams, SaveReferenceResult } from './save-reference.js';
 import { SAVE_SCREENSHOT, SaveScreenshotParams, SaveScreenshotResult } from './save-screenshot.js';
+import { STAGE_IMAGE, StageImageParams, StageImageResult } from './stage-image.js';
 
 export * from './capture-area.js';
 export * from './capture-screenshot.js';
@@ -30,6 +31,7 @@ export * from './next-reference-ids.js';
 export * from './save-area.js';
 export * from './save-reference.js';
 export * from './save-screenshot.js';
+export * from './stage-image.js';
 export * from './target.js';
 
 /** Who answers a command: relayed to the extension, or handled by the native host itself. */
@@ -60,6 +62,7 @@ export const COMMANDS = {
   [CAPTURE_AREA]: { handledBy: 'extension', params: CaptureAreaParams, result: CaptureAreaResult },
   [FETCH_RESOURCE]: { handledBy: 'extension', params: FetchResourceParams, result: FetchResourceResult },
   [SAVE_AREA]: { handledBy: 'host', params: SaveAreaParams, result: SaveAreaResult },
+  [STAGE_IMAGE]: { handledBy: 'host', params: StageImageParams, result: StageImageResult },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
