@@ -130,8 +130,11 @@ function ctx(): HostHandlerContext {
     signal: new AbortController().signal,
     events: {
       since: () => ({ events: [], dropped: 0, last_seq: 0 }),
-      record: (name, data) => events.push({ name, data }),
+      record: (name, data) => {
+        events.push({ name, data });
+      },
     },
+    images: { put: () => undefined, take: () => null },
     extension: {
       request: async (command, params) => {
         const p = params as Record<string, unknown>;
