@@ -129,6 +129,8 @@ export const FullPageBeginRequest = msg('full_page_begin', {
   width: z.number().check(z.positive()),
   height: z.number().check(z.positive()),
   viewport: ViewportInfo,
+  /** Left edge of the stitched stretch in the viewport (CSS px): an element's; 0 for the page. */
+  left: z.optional(z.number().check(z.minimum(0))),
 });
 export const FullPageBandRequest = msg('full_page_band', {
   job: shortText(64),
@@ -153,6 +155,8 @@ export const FullPageEndRequest = msg('full_page_end', {
   /** Absent: the job is abandoned (the user cancelled or a band failed). */
   draft: z.optional(ElementDraft),
 });
+/** Colour mode: the pixels of a viewport rectangle (the toolbar is hidden while they are captured). */
+export const SampleRequest = msg('sample', { crop: CssRect, viewport: ViewportInfo });
 export const ListIdeasRequest = msg('list_ideas', { workspace: z.optional(shortText(4096)) });
 export const SaveRequest = msg('save', {
   workspace: z.optional(shortText(4096)),
@@ -170,6 +174,7 @@ export const ToolbarRequest = z.discriminatedUnion('type', [
   FullPageBeginRequest,
   FullPageBandRequest,
   FullPageEndRequest,
+  SampleRequest,
   ListIdeasRequest,
   SaveRequest,
   ClearRequest,
@@ -219,6 +224,10 @@ export const TOOLBAR_RESULTS = {
   /** `stale`: the capture did not show the band's marker (an older frame); nothing was stitched. */
   'xipe-toolbar:full_page_band': z.object({ done: z.number(), stale: z.boolean() }),
   'xipe-toolbar:full_page_end': z.nullable(CollectedElement),
+  /** A PNG of the rectangle's device pixels; null when none of it is visible. */
+  'xipe-toolbar:sample': z.nullable(
+    z.object({ data_url: z.string(), width: z.number(), height: z.number() }),
+  ),
   'xipe-toolbar:list_ideas': IdeasListing,
   'xipe-toolbar:save': SaveOutcome,
   'xipe-toolbar:clear': Collection,

@@ -83,6 +83,45 @@ describe('planFullPage', () => {
   });
 });
 
+describe('planFullPage with a region (an element taller than the viewport)', () => {
+  it('covers just the region, output row 0 at its top', () => {
+    const plan = planFullPage(page(5000), { markerHeight: 4, region: { top: 1000, height: 1500 } });
+    expect(plan.height).toBe(1500);
+    expect(plan.steps[0]).toEqual({ scrollY: 1000, srcY: 0, height: 696, destY: 0, markerY: 696 });
+    expect(plan.steps.at(-1)).toMatchObject({ destY: 1392, height: 108 });
+  });
+  it('tiles any region exactly, every band clear of its marker (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 30_000 }),
+        fc.integer({ min: 100, max: 1500 }),
+        fc.integer({ min: 0, max: 30_000 }),
+        fc.integer({ min: 1, max: 30_000 }),
+        (h, vh, top, height) => {
+          const plan = planFullPage(
+            { scrollHeight: h, viewportWidth: 800, viewportHeight: vh, devicePixelRatio: 2 },
+            { markerHeight: 4, region: { top, height } },
+          );
+          const start = Math.min(top, Math.max(h, vh) - 1);
+          let covered = 0;
+          for (const s of plan.steps) {
+            expect(s.destY).toBe(covered);
+            expect(s.height).toBeGreaterThan(0);
+            expect(s.srcY).toBeGreaterThanOrEqual(0);
+            expect(s.srcY + s.height).toBeLessThanOrEqual(vh);
+            expect(s.scrollY).toBeLessThanOrEqual(Math.max(h, vh) - vh);
+            expect(s.scrollY + s.srcY).toBe(start + s.destY);
+            const marker = s.markerY ?? -1;
+            expect(marker + 4 <= s.srcY || s.srcY + s.height <= marker).toBe(true);
+            covered += s.height;
+          }
+          expect(covered).toBe(plan.height);
+        },
+      ),
+    );
+  });
+});
+
 describe('alignStep', () => {
   const step = { scrollY: 1400, srcY: 0, height: 700, destY: 1400, markerY: null };
   it('moves the source by the scroll difference', () => {

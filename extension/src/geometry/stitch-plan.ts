@@ -35,6 +35,8 @@ export interface StitchStep {
 }
 
 export interface StitchPlan {
+  /** Page row (CSS px) of the output's row 0: the region's top, 0 for the whole page. */
+  top: number;
   width: number;
   /** Output height in CSS px (≤ the page height and the caps). */
   height: number;
@@ -54,57 +56,67 @@ export interface PageMetrics {
 }
 
 /**
- * Bands that tile the output. With `markerHeight` > 0, every band leaves a strip of the viewport
- * that height unused, for a marker painted in the same frame as the scroll: the bottom strip,
- * except for one last band at the bottom of the page, which leaves the top strip. It costs one
- * capture more than tiling whole viewports, and it is what lets a stale frame (an old scroll
- * position, or the toolbar still showing) be recognised and captured again.
+ * Bands that tile the output: the whole page, or with `region` one stretch of it (an element taller
+ * than the viewport: `top` and `height` in page CSS px; the output's row 0 is the region's top).
+ * With `markerHeight` > 0, every band leaves a strip of the viewport that height unused, for a
+ * marker painted in the same frame as the scroll: the bottom strip, except for one last band at
+ * the bottom of the page, which leaves the top strip. It costs one capture more than tiling whole
+ * viewports, and it is what lets a stale frame (an old scroll position, or the toolbar still
+ * showing) be recognised and captured again.
  */
 export function planFullPage(
   page: PageMetrics,
-  { maxCssHeight = FULL_PAGE_MAX_CSS_HEIGHT, markerHeight = 0 } = {},
+  {
+    maxCssHeight = FULL_PAGE_MAX_CSS_HEIGHT,
+    markerHeight = 0,
+    region = null as { top: number; height: number } | null,
+  } = {},
 ): StitchPlan {
   const vh = Math.max(1, Math.floor(page.viewportHeight));
   const pageHeight = Math.max(vh, Math.ceil(page.scrollHeight));
   const deviceCap = Math.floor(MAX_CANVAS_DEVICE_PX / Math.max(1, page.devicePixelRatio));
-  const height = Math.min(pageHeight, maxCssHeight, deviceCap);
+  const top = region ? Math.min(Math.max(0, Math.round(region.top)), pageHeight - 1) : 0;
+  const wanted = region ? Math.max(1, Math.min(Math.round(region.height), pageHeight - top)) : pageHeight;
+  const height = Math.min(wanted, maxCssHeight, deviceCap);
+  const end = top + height;
   const maxScroll = pageHeight - vh;
   const m = markerHeight > 0 && vh > 4 * markerHeight ? markerHeight : 0;
-  // Rows a band with its marker at the bottom can reach: up to `m` above the page's end.
-  const split = height <= maxScroll + vh - m ? height : maxScroll + m;
+  // Page rows a band with its marker at the bottom can reach: up to `m` above the page's end.
+  const split = end <= maxScroll + vh - m ? end : Math.max(top, maxScroll + m);
   const steps: StitchStep[] = [];
-  for (let destY = 0; destY < split; ) {
-    const scrollY = Math.min(destY, maxScroll);
-    const srcY = destY - scrollY;
-    const band = Math.min(split - destY, vh - m - srcY);
-    steps.push({ scrollY, srcY, height: band, destY, markerY: m > 0 ? vh - m : null });
-    destY += band;
+  for (let y = top; y < split; ) {
+    const scrollY = Math.min(y, maxScroll);
+    const srcY = y - scrollY;
+    const band = Math.min(split - y, vh - m - srcY);
+    steps.push({ scrollY, srcY, height: band, destY: y - top, markerY: m > 0 ? vh - m : null });
+    y += band;
   }
-  if (split < height) {
+  if (split < end) {
     steps.push({
       scrollY: maxScroll,
       srcY: split - maxScroll,
-      height: height - split,
-      destY: split,
+      height: end - split,
+      destY: split - top,
       markerY: 0,
     });
   }
-  return { width: Math.floor(page.viewportWidth), height, capped: height < pageHeight, pageHeight, steps };
+  return { top, width: Math.floor(page.viewportWidth), height, capped: height < wanted, pageHeight, steps };
 }
 
 /**
  * Re-aligns a step with the scroll position actually reached. The band keeps its destination;
- * its source moves by the difference. Returns null when the band is not inside the viewport any
- * more, or would overlap its marker strip (the page refused to scroll there), so the caller can
- * retry or stop.
+ * its source moves by the difference (`top`: the region's top in the page, 0 for the whole page).
+ * Returns null when the band is not inside the viewport any more, or would overlap its marker
+ * strip (the page refused to scroll there), so the caller can retry or stop.
  */
 export function alignStep(
   step: StitchStep,
   actualScrollY: number,
   viewportHeight: number,
   markerHeight = 0,
+  top = 0,
 ): StitchStep | null {
-  const srcY = step.destY - actualScrollY;
+  const srcY = top + step.destY - actualScrollY;
   if (srcY < 0 || srcY + step.height > viewportHeight + 0.5) return null;
   if (step.markerY !== null && srcY < step.markerY + markerHeight && step.markerY < srcY + step.height)
     return null;

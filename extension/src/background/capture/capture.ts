@@ -114,6 +114,7 @@ export async function captureCrop(
 
 interface StitchJob {
   tabId: number;
+  left: number;
   width: number;
   height: number;
   canvas: OffscreenCanvas | null;
@@ -144,10 +145,20 @@ function showsMarker(
 export class StitchJobs {
   private readonly jobs = new Map<string, StitchJob>();
 
-  begin(tabId: number, width: number, height: number): string {
+  /** A job stitching `width` × `height` CSS px whose left edge is at viewport x `left`. */
+  begin(tabId: number, width: number, height: number, left = 0): string {
     for (const [id, job] of this.jobs) if (job.tabId === tabId) this.jobs.delete(id);
     const id = crypto.randomUUID();
-    this.jobs.set(id, { tabId, width, height, canvas: null, scale: 1, bands: 0, drawn: Promise.resolve() });
+    this.jobs.set(id, {
+      tabId,
+      left,
+      width,
+      height,
+      canvas: null,
+      scale: 1,
+      bands: 0,
+      drawn: Promise.resolve(),
+    });
     return id;
   }
 
@@ -202,7 +213,11 @@ export class StitchJobs {
           Math.round(job.height * job.scale),
         );
       }
-      const px = cropToImage({ x: 0, y: band.srcY, width: job.width, height: band.height }, viewport, bitmap);
+      const px = cropToImage(
+        { x: job.left, y: band.srcY, width: job.width, height: band.height },
+        viewport,
+        bitmap,
+      );
       if (px) {
         const destY = Math.round(band.destY * job.scale);
         const h = Math.min(px.sh, job.canvas.height - destY);

@@ -207,9 +207,10 @@ describe('buildReferenceData', () => {
     expect(parsed.elements?.[1]?.comment).toBe('hero spacing');
     expect(parsed.design_tokens).toEqual({
       colors: { primary: '#2563eb' },
+      // The body font and size are the page's body text, whatever was picked (here an area).
       typography: {
         heading_font: '"Playfair Display", serif',
-        body_font: 'Inter, sans-serif',
+        body_font: 'Inter',
         base_size: '16px',
       },
     });

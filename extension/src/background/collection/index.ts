@@ -31,7 +31,7 @@ export function registerToolbar(link: HostLink): void {
     host: link,
     capture: {
       crop: captureCrop,
-      begin: (tabId, width, height) => jobs.begin(tabId, width, height),
+      begin: (tabId, width, height, left) => jobs.begin(tabId, width, height, left),
       band: (tabId, job, band, viewport, windowId, marker) =>
         jobs.band(tabId, job, band, viewport, windowId, marker),
       end: (tabId, job) => jobs.end(tabId, job),

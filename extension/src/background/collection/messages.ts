@@ -40,7 +40,7 @@ export interface ToolbarDeps {
       },
       windowId?: number,
     ): Promise<StoredCrop | null>;
-    begin(tabId: number, width: number, height: number): string;
+    begin(tabId: number, width: number, height: number, left?: number): string;
     band(
       tabId: number,
       job: string,
@@ -165,7 +165,7 @@ export function createToolbarHandler(deps: ToolbarDeps) {
         return { data_url: crop ? `data:image/png;base64,${crop.png}` : null };
       }
       case 'xipe-toolbar:full_page_begin':
-        return { job: deps.capture.begin(tabId, req.width, req.height) };
+        return { job: deps.capture.begin(tabId, req.width, req.height, req.left ?? 0) };
       case 'xipe-toolbar:full_page_band':
         return deps.capture.band(
           tabId,
@@ -184,6 +184,12 @@ export function createToolbarHandler(deps: ToolbarDeps) {
         const item = await deps.store.addElement(tabId, req.draft, crop);
         emit('element_picked', tabId, item.page_url, item);
         return item;
+      }
+      case 'xipe-toolbar:sample': {
+        const crop = await deps.capture.crop(tabId, req.crop, req.viewport, windowId);
+        return crop
+          ? { data_url: `data:image/png;base64,${crop.png}`, width: crop.width, height: crop.height }
+          : null;
       }
       case 'xipe-toolbar:list_ideas': {
         if (!deps.host.connected) {

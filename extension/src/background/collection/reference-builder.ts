@@ -17,16 +17,17 @@ export interface NextIds {
 const pad = (n: number): string => String(n).padStart(3, '0');
 
 const HEADING = /^h[1-6]$/;
-const BODY_TAGS = new Set(['p', 'li', 'span', 'a', 'td', 'label', 'blockquote', 'body', 'main', 'article']);
 
-/** Typography from what was picked (headings, body text), falling back to the page's own. */
+/**
+ * Typography tokens: the heading font of a picked heading (else the page's); the body font and
+ * base size always the page's body text (measured in the page by the volume of text set in it).
+ * A picked element says nothing about the base size: a logo span, a caption or a button label
+ * picked for its look is not the body text.
+ */
 export function pickedTypography(collection: Collection): Typography {
   const out: Typography = { ...collection.typography };
   const heading = collection.elements.find((e) => HEADING.test(e.tag) && e.styles?.['font-family']);
-  const body = collection.elements.find((e) => BODY_TAGS.has(e.tag) && e.styles?.['font-family']);
   if (heading?.styles?.['font-family']) out.heading_font = heading.styles['font-family'];
-  if (body?.styles?.['font-family']) out.body_font = body.styles['font-family'];
-  if (body?.styles?.['font-size']) out.base_size = body.styles['font-size'];
   return out;
 }
 

@@ -169,6 +169,7 @@ export class ToolbarApp {
       suggestedRole: (hex) => this.palette.suggestedRole(hex),
       captureElement: (el, kind, rect) => collection.captureElement(el, kind, rect, this.selectorOf(el)),
       addColor: (draft) => collection.addColor(draft),
+      sample: (rect) => collection.sample(rect),
       exclusive: (job) => collection.exclusive(job),
       added: (item) => collection.added(item),
       stop: () => {

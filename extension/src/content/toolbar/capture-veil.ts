@@ -1,6 +1,15 @@
 import { MARKER_HEIGHT, markerBlocks } from '../../geometry/band-marker.js';
 import { maskAround, type Rect } from '../../geometry/crop-math.js';
 import { afterPaint } from './dom-inspect.js';
+import { InlineStyles } from './inline-styles.js';
+import { hideLayers, layersOver } from './page-layers.js';
+
+export interface VeilOptions {
+  /** A full-page band's marker: its viewport row and code. */
+  marker?: { y: number; code: number } | null;
+  /** The element being cropped: layers floating over it are hidden for the capture. */
+  clearOf?: Element | null;
+}
 
 /**
  * What the page shows while the worker captures it. The toolbar's own UI is hidden with
@@ -13,6 +22,8 @@ import { afterPaint } from './dom-inspect.js';
 export class CaptureVeil {
   private painted: Promise<void> | null = null;
   private shape = '';
+  private clearOf: Element | null = null;
+  private readonly layers = new InlineStyles();
 
   constructor(
     private readonly ui: HTMLElement,
@@ -24,12 +35,15 @@ export class CaptureVeil {
   }
 
   /**
-   * Hides the UI and masks all but `hole` (viewport CSS px; null masks nothing); with a `marker`,
-   * paints a full-page band's marker at viewport row `marker.y` (geometry/band-marker.ts). Resolves
-   * once that state has been painted. Lowering again with the same hole reuses the paint already
-   * under way, so a veil lowered on pointerdown is ready, or nearly, by the time the click arrives.
+   * Hides the UI and masks all but `hole` (viewport CSS px; null masks nothing). `clearOf`: the
+   * element being cropped; fixed and sticky layers over the hole that are not it or its ancestors
+   * (a navbar the page scrolled it under) are hidden too, so the crop shows the element. `marker`:
+   * paints a full-page band's marker at viewport row `marker.y` (geometry/band-marker.ts).
+   * Resolves once that state has been painted. Lowering again the same way reuses the paint
+   * already under way, so a veil lowered on pointerdown is ready, or nearly, when the click comes.
    */
-  lower(hole: Rect | null, marker: { y: number; code: number } | null = null): Promise<void> {
+  lower(hole: Rect | null, options: VeilOptions = {}): Promise<void> {
+    const { marker = null, clearOf = null } = options;
     const viewport = { width: window.innerWidth, height: window.innerHeight };
     const scale = window.devicePixelRatio || 1;
     const shape = [
@@ -38,9 +52,12 @@ export class CaptureVeil {
         : 'none',
       marker ? `${marker.y}:${marker.code}` : '',
     ].join('/');
-    if (this.painted && shape === this.shape) return this.painted;
+    if (this.painted && shape === this.shape && clearOf === this.clearOf) return this.painted;
+    this.layers.restore();
     this.shape = shape;
+    this.clearOf = clearOf;
     this.ui.setAttribute('data-hidden', '');
+    if (hole && clearOf) hideLayers(layersOver(hole, clearOf), this.layers);
     const boxes = (hole ? maskAround(hole, viewport, scale) : []).map((b) => this.box(b));
     // 1 px clear above and below the blocks, so no antialiased edge reaches the band's rows.
     const blocks = marker
@@ -63,10 +80,12 @@ export class CaptureVeil {
     return box;
   }
 
-  /** Shows the UI again and removes the mask. */
+  /** Shows the UI again, removes the mask and shows the layers it hid. */
   lift(): void {
     this.painted = null;
     this.shape = '';
+    this.clearOf = null;
+    this.layers.restore();
     this.mask.replaceChildren();
     this.ui.removeAttribute('data-hidden');
   }

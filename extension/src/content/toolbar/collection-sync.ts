@@ -8,8 +8,10 @@ import type {
 } from '../../../../shared/src/toolbar-messages.js';
 import type { CaptureVeil } from './capture-veil.js';
 import { visiblePart } from './dom.js';
-import { pageTypography, viewportInfo } from './dom-inspect.js';
+import { composedParent, pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
+import { captureFullPage } from './full-page.js';
+import type { Pixels } from './pixels.js';
 import { send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
@@ -210,7 +212,8 @@ export class CollectionSync {
         const draft = elementDraft(el, kind, rect, selector);
         let item: CollectedElement;
         try {
-          await veil.lower(visible);
+          // An element is cropped clear of layers floating over it; an area is what was drawn.
+          await veil.lower(visible, { clearOf: kind === 'element' ? el : null });
           item = await send({
             type: 'xipe-toolbar:capture_element',
             draft,
@@ -223,11 +226,73 @@ export class CollectionSync {
         this.added(item);
         const ms = Math.round(performance.now() - started);
         const size = item.crop ? ` (${item.crop.width}×${item.crop.height} px)` : '';
-        this.ui.status.set(`Captured ${item.selector}${size} in ${ms} ms.`, 'ok');
+        if (kind === 'element' && visible.height < rect.height - 0.5 && scrollsWithPage(el)) {
+          const why =
+            rect.height > window.innerHeight
+              ? `taller than the viewport (${Math.round(rect.height)} px)`
+              : 'partly outside the viewport';
+          this.ui.status.offer(`Captured the visible part of ${item.selector}${size}: it is ${why}.`, 'ok', {
+            name: 'full-element',
+            label: 'Capture the full element',
+            run: () => void this.captureFullElement(el, selector, item.key),
+          });
+        } else this.ui.status.set(`Captured ${item.selector}${size} in ${ms} ms.`, 'ok');
       });
     } catch (err) {
       this.ui.status.fail(err);
     }
+  }
+
+  /**
+   * Scroll-and-stitch of an element taller than the viewport (as the full page is stitched); the
+   * item of its visible part (`replaces`) gives way to it.
+   */
+  async captureFullElement(el: Element, selector: string, replaces: string): Promise<void> {
+    if (this.capturing) return;
+    const started = performance.now();
+    const status = this.ui.status;
+    try {
+      const { item } = await this.exclusive(() =>
+        captureFullPage(
+          {
+            veil: this.ui.veil,
+            progress: (done, total) => status.progress(`Full element: ${done}/${total}`, done / total),
+            signal: this.signal,
+          },
+          { el, selector },
+        ),
+      );
+      this.added(item);
+      await this.remove(replaces);
+      const ms = Math.round(performance.now() - started);
+      const size = item.crop ? `${item.crop.width}×${item.crop.height} px` : '';
+      const cut = item.capped_at ? ` It is taller than ${item.capped_at}px; the shot stops there.` : '';
+      status.set(`Captured all of ${item.selector} (${size}) in ${ms} ms.${cut}`, 'ok');
+    } catch (err) {
+      status.fail(err);
+    }
+  }
+
+  /**
+   * The device pixels of a viewport rectangle as the page paints them, captured with the toolbar
+   * hidden (and the rest of the viewport masked: a small capture is a quick one); null when none of
+   * it is visible. Refused while another capture runs.
+   */
+  async sample(rect: CssRect): Promise<Pixels | null> {
+    if (this.capturing) return null;
+    const veil = this.ui.veil;
+    return this.exclusive(async () => {
+      const visible = visiblePart(rect);
+      if (!visible) return null;
+      let shot: { data_url: string } | null;
+      try {
+        await veil.lower(visible);
+        shot = await send({ type: 'xipe-toolbar:sample', crop: visible, viewport: viewportInfo() });
+      } finally {
+        veil.lift();
+      }
+      return shot ? decodePixels(shot.data_url) : null;
+    });
   }
 
   async addColor(draft: ColorDraft): Promise<void> {
@@ -247,5 +312,31 @@ export class CollectionSync {
     if (this.collection)
       this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
     this.render();
+  }
+}
+
+/** The element moves with the page's scroll (no fixed ancestor), so scrolling reveals all of it. */
+function scrollsWithPage(el: Element): boolean {
+  for (let node: Element | null = el; node; node = composedParent(node))
+    if (getComputedStyle(node).position === 'fixed') return false;
+  return true;
+}
+
+/** RGBA of a PNG data URL, bytes as captured (no colour conversion). */
+async function decodePixels(dataUrl: string): Promise<Pixels> {
+  const bytes = Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), {
+    colorSpaceConversion: 'none',
+    premultiplyAlpha: 'none',
+  });
+  try {
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    if (!ctx) throw new Error('No 2D canvas to read the pixels with.');
+    ctx.drawImage(bitmap, 0, 0);
+    const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+    return { width: bitmap.width, height: bitmap.height, data };
+  } finally {
+    bitmap.close();
   }
 }

@@ -7,16 +7,50 @@ import { type SelectorElement, uniqueSelector } from './selector.js';
 
 export const HOST_TAG = 'x-ipe-uiux-toolbar';
 
-/** A unique selector, verified with querySelectorAll to resolve to exactly `el`. */
+/**
+ * Joins the selectors of an element inside open shadow roots: each part is unique in its own root
+ * (the document, then each host's shadow root), as puppeteer's `>>>>` and `resolveSelector` read it.
+ */
+export const SHADOW_STEP = ' >>>> ';
+
+/**
+ * A unique selector, verified with querySelectorAll to resolve to exactly `el`. Inside open shadow
+ * roots it says how to reach the element: the host's selector, `>>>>`, the selector in its root.
+ */
 export function selectorFor(el: Element): string {
-  return uniqueSelector(el as unknown as SelectorElement, (selector, target) => {
+  const parts: string[] = [];
+  for (let node: Element | null = el; node; ) {
+    const root = node.getRootNode();
+    const scope: ParentNode = root instanceof ShadowRoot ? root : document;
+    parts.unshift(
+      uniqueSelector(node as unknown as SelectorElement, (selector, target) => {
+        try {
+          const hits = scope.querySelectorAll(selector);
+          return hits.length === 1 && hits[0] === (target as unknown as Element);
+        } catch {
+          return false;
+        }
+      }),
+    );
+    node = root instanceof ShadowRoot ? root.host : null;
+  }
+  return parts.join(SHADOW_STEP);
+}
+
+/** The element a selector from `selectorFor` names (through open shadow roots), or null. */
+export function resolveSelector(selector: string): Element | null {
+  let scope: ParentNode | null = document;
+  let found: Element | null = null;
+  for (const part of selector.split(SHADOW_STEP)) {
+    if (!scope) return null;
     try {
-      const hits = document.querySelectorAll(selector);
-      return hits.length === 1 && hits[0] === (target as unknown as Element);
+      found = scope.querySelector(part);
     } catch {
-      return false;
+      return null;
     }
-  });
+    scope = found?.shadowRoot ?? null;
+  }
+  return found;
 }
 
 const STYLE_PROPS = [
@@ -84,15 +118,6 @@ export function toRgba(value: string): Rgba | null {
   return { r: d[0] ?? 0, g: d[1] ?? 0, b: d[2] ?? 0, a: (d[3] ?? 255) / 255 };
 }
 
-/** The first non-transparent background at or above `el` (what the eye sees behind it). */
-export function effectiveBackground(el: Element | null): { color: Rgba; from: Element | null } {
-  for (let node = el; node; node = node.parentElement) {
-    const c = toRgba(getComputedStyle(node).backgroundColor);
-    if (c && c.a > 0) return { color: c, from: node };
-  }
-  return { color: { r: 255, g: 255, b: 255, a: 1 }, from: null };
-}
-
 /**
  * An empty, transparent layer over the whole viewport: pages use these to swallow clicks (or to
  * defeat pickers). Nothing a designer would want to pick.
@@ -133,14 +158,51 @@ function geometricElementAt(x: number, y: number, limit = 6000): Element | null 
   return best;
 }
 
-/** The page element under a point, skipping our own host element and invisible click shields. */
-export function pageElementAt(x: number, y: number): Element | null {
-  for (const el of document.elementsFromPoint(x, y)) {
+/**
+ * Paints nothing a designer could see: hidden, or transparent through its own or an ancestor's
+ * `opacity: 0` (hover overlays waiting for a :hover the toolbar's shield never gives them).
+ */
+function paintsNothing(el: Element): boolean {
+  if (getComputedStyle(el).visibility === 'hidden') return true;
+  for (let node: Element | null = el; node; node = composedParent(node))
+    if (getComputedStyle(node).opacity === '0') return true;
+  return false;
+}
+
+/** The parent element, or the host at the top of a shadow root. */
+export function composedParent(el: Element): Element | null {
+  if (el.parentElement) return el.parentElement;
+  const root = el.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+/** The first element of a hit test that belongs to `scope` and paints something. */
+function firstVisible(hits: Element[], scope: Document | ShadowRoot): Element | null {
+  for (const el of hits) {
     if (el.localName === HOST_TAG || isClickShield(el)) continue;
-    if (el === document.documentElement || el === document.body) return geometricElementAt(x, y) ?? el;
+    // A shadow root's hit test also lists the hosts and light-DOM ancestors around it.
+    if (scope !== document && el.getRootNode() !== scope) continue;
+    if (paintsNothing(el)) continue;
     return el;
   }
-  return geometricElementAt(x, y);
+  return null;
+}
+
+/**
+ * The page element under a point, as the designer sees it: skipping our own host, invisible click
+ * shields and elements that paint nothing, and stepping into open shadow roots (web components)
+ * down to the element itself rather than its host.
+ */
+export function pageElementAt(x: number, y: number): Element | null {
+  let picked = firstVisible(document.elementsFromPoint(x, y), document);
+  if (!picked || picked === document.documentElement || picked === document.body)
+    return geometricElementAt(x, y) ?? picked;
+  for (let inner = picked.shadowRoot; inner; inner = picked.shadowRoot) {
+    const deeper = firstVisible(inner.elementsFromPoint(x, y), inner);
+    if (!deeper) break;
+    picked = deeper;
+  }
+  return picked;
 }
 
 const SECTION_SELECTOR = 'header, nav, main, section, footer, aside, article, form, [role]';
@@ -148,7 +210,7 @@ const IGNORED_ROLES = new Set(['presentation', 'none', 'img', 'link', 'button', 
 
 /** The nearest semantic section around `el` (header, nav, section, main, footer, [role] …). */
 export function semanticSection(el: Element | null): Element | null {
-  for (let node = el; node && node !== document.documentElement; node = node.parentElement) {
+  for (let node = el; node && node !== document.documentElement; node = composedParent(node)) {
     if (!node.matches(SECTION_SELECTOR)) continue;
     const role = node.getAttribute('role');
     if (
@@ -175,16 +237,39 @@ export function elementContaining(rect: { x: number; y: number; width: number; h
       r.bottom >= rect.y + rect.height - 1
     )
       return node;
-    node = node.parentElement;
+    node = composedParent(node);
   }
   return document.body ?? document.documentElement;
 }
 
+/** Blocks of running text: where the body text's font and size are read from. */
+const TEXT_BLOCKS = 'p, li, dd, blockquote, td';
+
+/**
+ * The page's typography: the body text's font and size are those set on the most text in
+ * paragraph-like blocks (a page with `body { font-size: 62.5% }` and 1.6rem paragraphs has 16 px
+ * body text), falling back to <body>'s; the heading font is the first h1/h2's.
+ */
 export function pageTypography(): Typography {
-  const body = document.body;
   const out: Typography = {};
-  if (body) {
-    const cs = getComputedStyle(body);
+  const volume = new Map<string, number>();
+  for (const el of Array.from(document.querySelectorAll(TEXT_BLOCKS)).slice(0, 400)) {
+    let chars = 0;
+    for (const n of Array.from(el.childNodes))
+      if (n.nodeType === Node.TEXT_NODE) chars += (n.textContent ?? '').trim().length;
+    if (chars === 0) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility === 'hidden') continue;
+    const key = `${cs.fontSize}\n${cs.fontFamily}`;
+    volume.set(key, (volume.get(key) ?? 0) + chars);
+  }
+  const top = [...volume].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (top) {
+    const [size = '', family = ''] = top.split('\n');
+    out.base_size = size;
+    out.body_font = family;
+  } else if (document.body) {
+    const cs = getComputedStyle(document.body);
     out.body_font = cs.fontFamily;
     out.base_size = cs.fontSize;
   }

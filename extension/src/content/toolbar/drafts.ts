@@ -19,6 +19,8 @@ export interface ColorSource {
   against?: Rgba | undefined;
   /** That text is large (WCAG's lower AA threshold). */
   large?: boolean;
+  /** The contrast measured from pixels (else the ratio of `against` on the colour itself). */
+  ratio?: number | undefined;
 }
 
 export function colorDraft(c: Rgba, role: ColorRole, source: ColorSource = {}): ColorDraft {
@@ -26,7 +28,7 @@ export function colorDraft(c: Rgba, role: ColorRole, source: ColorSource = {}): 
   if (source.selector) draft.source_selector = source.selector;
   if (source.context) draft.context = source.context;
   if (source.against) {
-    const ratio = contrastRatio(source.against, c);
+    const ratio = source.ratio ?? contrastRatio(source.against, c);
     draft.contrast = {
       against: toHex(source.against),
       ratio: Math.round(ratio * 100) / 100,

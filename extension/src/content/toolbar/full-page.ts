@@ -1,8 +1,10 @@
-import type { CollectedElement } from '../../../../shared/src/toolbar-messages.js';
+import type { CollectedElement, ElementDraft } from '../../../../shared/src/toolbar-messages.js';
 import { MARKER_HEIGHT } from '../../geometry/band-marker.js';
 import { alignStep, planFullPage, type StitchStep } from '../../geometry/stitch-plan.js';
 import type { CaptureVeil } from './capture-veil.js';
+import { domRect } from './dom.js';
 import { afterPaint, viewportInfo } from './dom-inspect.js';
+import { elementDraft } from './drafts.js';
 import { InlineStyles } from './inline-styles.js';
 import { floatingLayers, hideLayers, settled } from './page-layers.js';
 import { send } from './runtime.js';
@@ -19,18 +21,26 @@ const MAX_STALE_CAPTURES = 6;
 /** The scroll position the page reports, rounded as the stitch plan counts rows. */
 const scrollTop = (): number => Math.round(window.scrollY);
 
+/** An element to stitch whole (taller than the viewport), instead of the full page. */
+export interface StitchTarget {
+  el: Element;
+  selector: string;
+}
+
 /**
- * Scroll-and-stitch full-page screenshot: scroll, capture (the worker crops and stitches), next.
- * It starts from the top with the page's scroll handlers and their transitions settled, so a
- * navbar that changes on scroll shows as it does at the top. Every band is captured with a marker
- * painted in the same frame as its scroll (geometry/band-marker.ts); a capture without it is an
- * older frame and is taken again, so no band ever shows another scroll position or the toolbar.
- * Fixed and sticky layers are hidden after the first band, so a fixed header appears once, where
- * it belongs. Paced by the worker's capture quota (2/s); the scroll position and every inline
- * style are put back as they were, whatever happens.
+ * Scroll-and-stitch screenshot of the full page, or of one element taller than the viewport:
+ * scroll, capture (the worker crops and stitches), next. A full page starts from the top with the
+ * page's scroll handlers and their transitions settled, so a navbar that changes on scroll shows
+ * as it does at the top. Every band is captured with a marker painted in the same frame as its
+ * scroll (geometry/band-marker.ts); a capture without it is an older frame and is taken again, so
+ * no band ever shows another scroll position or the toolbar. Fixed and sticky layers are hidden
+ * after the first band of a full page (a fixed header appears once, where it belongs), and from
+ * the start for an element (it shows the element, not what floats over it). Paced by the worker's
+ * capture quota (2/s); the scroll position and every inline style are put back, whatever happens.
  */
 export async function captureFullPage(
   opts: FullPageOptions,
+  target: StitchTarget | null = null,
 ): Promise<{ item: CollectedElement; recaptured: number }> {
   const de = document.documentElement;
   const scroller = document.scrollingElement ?? de;
@@ -41,17 +51,33 @@ export async function captureFullPage(
   let finished = false;
   let recaptured = 0;
   try {
-    window.scrollTo({ left: 0, top: 0, behavior: 'instant' });
-    await settled(opts.signal);
     const vp = viewportInfo();
+    let left = 0;
+    let width = de.clientWidth;
+    let region: { top: number; height: number } | null = null;
+    let draft: ElementDraft | null = null;
+    if (target) {
+      const r = domRect(target.el.getBoundingClientRect());
+      left = Math.min(Math.max(0, r.x), width - 1);
+      width = Math.max(1, Math.min(r.x + r.width, width) - left);
+      region = { top: r.y + window.scrollY, height: r.height };
+      draft = elementDraft(target.el, 'element', r, target.selector);
+      hideLayers(
+        floatingLayers().filter((layer) => !layer.contains(target.el)),
+        styles,
+      );
+    } else {
+      window.scrollTo({ left: 0, top: 0, behavior: 'instant' });
+      await settled(opts.signal);
+    }
     const plan = planFullPage(
       {
         scrollHeight: scroller.scrollHeight,
-        viewportWidth: de.clientWidth,
+        viewportWidth: width,
         viewportHeight: de.clientHeight,
         devicePixelRatio: vp.dpr,
       },
-      { markerHeight: MARKER_HEIGHT },
+      { markerHeight: MARKER_HEIGHT, region },
     );
     job = (
       await send({
@@ -59,6 +85,7 @@ export async function captureFullPage(
         width: plan.width,
         height: plan.height,
         viewport: vp,
+        left,
       })
     ).job;
     // Consecutive bands get different codes, so a frame of the band before never passes.
@@ -67,22 +94,25 @@ export async function captureFullPage(
       if (opts.signal.aborted) throw new Error('Full-page capture cancelled.');
       opts.progress(i, plan.steps.length, plan.capped ? `(cut at ${plan.height}px)` : '');
       window.scrollTo({ left: 0, top: step.scrollY, behavior: 'instant' });
-      if (i === 1) hideLayers(floatingLayers(), styles);
-      recaptured += await captureBand(job, step, (firstCode + i) & 0xff, vp, opts);
+      if (i === 1 && !target) hideLayers(floatingLayers(), styles);
+      recaptured += await captureBand(job, step, plan.top, (firstCode + i) & 0xff, vp, opts);
       opts.veil.lift();
     }
     opts.progress(plan.steps.length, plan.steps.length, 'encoding…');
+    const capped = plan.capped ? { capped_at: plan.height } : {};
     const item = await send({
       type: 'xipe-toolbar:full_page_end',
       job,
-      draft: {
-        kind: 'full_page',
-        selector: 'html',
-        tag: 'html',
-        bounding_box: { x: 0, y: 0, width: plan.width, height: plan.height },
-        page_url: location.href,
-        ...(plan.capped ? { capped_at: plan.height } : {}),
-      },
+      draft: draft
+        ? { ...draft, ...capped }
+        : {
+            kind: 'full_page',
+            selector: 'html',
+            tag: 'html',
+            bounding_box: { x: 0, y: 0, width: plan.width, height: plan.height },
+            page_url: location.href,
+            ...capped,
+          },
     });
     finished = true;
     if (!item) throw new Error('The full-page capture produced no image.');
@@ -103,14 +133,15 @@ export async function captureFullPage(
 async function captureBand(
   job: string,
   step: StitchStep,
+  top: number,
   code: number,
   viewport: ReturnType<typeof viewportInfo>,
   opts: FullPageOptions,
 ): Promise<number> {
   const marker = step.markerY === null ? null : { y: step.markerY, code };
-  await opts.veil.lower(null, marker);
+  await opts.veil.lower(null, { marker });
   for (let attempt = 1; ; attempt += 1) {
-    const band = alignStep(step, scrollTop(), document.documentElement.clientHeight, MARKER_HEIGHT);
+    const band = alignStep(step, scrollTop(), document.documentElement.clientHeight, MARKER_HEIGHT, top);
     if (!band)
       throw new Error('The page would not scroll to where the next band is; the full-page shot was stopped.');
     const r = await send({

@@ -12,6 +12,14 @@ export class StatusLine {
     this.el.textContent = text;
   }
 
+  /** Text with one button after it (`data-action` = `name`), e.g. an offer to do more. */
+  offer(text: string, kind: StatusKind, action: { name: string; label: string; run(): void }): void {
+    this.set(text, kind);
+    const button = h('button', { class: 'link', type: 'button', 'data-action': action.name }, action.label);
+    button.addEventListener('click', () => action.run(), { once: true });
+    this.el.append(' ', button);
+  }
+
   fail(err: unknown): void {
     this.set(err instanceof Error ? err.message : String(err), 'error');
   }

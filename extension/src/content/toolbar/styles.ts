@@ -67,6 +67,7 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .status { padding: 6px 12px; color: var(--fg2); min-height: 28px; border-bottom: 1px solid var(--line); }
 .status.error { color: var(--danger); }
 .status.ok { color: var(--ok); }
+.status .link { all: unset; cursor: pointer; color: var(--accent); text-decoration: underline; font-weight: 600; }
 .section { padding: 8px 12px; border-bottom: 1px solid var(--line); }
 .section h3 { all: unset; display: flex; justify-content: space-between; font-size: 11px; font-weight: 600; text-transform: uppercase; letter-spacing: .04em; color: var(--fg2); margin-bottom: 6px; }
 .list { display: flex; flex-direction: column; gap: 6px; }

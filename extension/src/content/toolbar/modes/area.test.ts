@@ -73,9 +73,13 @@ describe('area mode', () => {
     expect(rectOf(box(ctx.overlay))).toEqual(['0px', '80px', '1000px', '720px']);
     expect(ctx.overlay.querySelector('.label')?.textContent).toBe('area 1000×720  #content');
     session.confirm?.();
-    await Promise.resolve();
-    expect(ctx.stop).toHaveBeenCalled();
+    // The capture runs with the shield still up (no :hover); the mode ends after it.
     expect(ctx.captureElement).toHaveBeenCalledWith(main, 'area', { x: 0, y: 80, width: 1000, height: 720 });
+    expect(ctx.finish).not.toHaveBeenCalled();
+    expect(ctx.overlay.querySelector('.shield')).not.toBeNull();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(ctx.finish).toHaveBeenCalled();
   });
 
   it('moves the selection by its body and resizes it by a handle', () => {

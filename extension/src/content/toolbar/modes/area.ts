@@ -109,8 +109,10 @@ function runArea(ctx: ModeContext): { confirm(): void } {
     if (!selection) return;
     const { rect, anchor } = selection;
     const el = anchor ?? elementContaining(rect);
-    ctx.stop();
+    // The shield stays up until the capture is done: without it the page would get :hover (a
+    // row's delete button) under the pointer for the moment of the capture.
     await ctx.captureElement(el, 'area', rect);
+    ctx.finish();
   };
 
   shield.addEventListener(

@@ -26,8 +26,18 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** A capture of `rect` as the page paints it: `fill` everywhere, white glyph columns every 4th px. */
+function painted(rect: { width: number; height: number }, fill: number[], glyphs = false) {
+  const data = new Uint8ClampedArray(rect.width * rect.height * 4);
+  for (let i = 0; i < rect.width * rect.height; i++) {
+    const white = glyphs && (i % rect.width) % 4 === 0;
+    data.set(white ? [255, 255, 255, 255] : [...fill, 255], i * 4);
+  }
+  return { width: rect.width, height: rect.height, data };
+}
+
 describe('colour mode without an EyeDropper', () => {
-  it('labels the background under the pointer with the text contrast on it', async () => {
+  it('labels text with its colour, and says a click samples the pixel', async () => {
     const ctx = fakeContext();
     await colorMode.enter(ctx);
     expect(ctx.statuses.at(-1)).toBe(colorMode.hint);
@@ -35,25 +45,49 @@ describe('colour mode without an EyeDropper', () => {
     if (!shield) throw new Error('no shield');
     shield.dispatchEvent(pointer('pointermove', 50, 45));
     await frames();
-    expect(ctx.overlay.querySelector('.label')?.textContent).toBe(' #1a73e8  text #ffffff 4.51:1 AA');
+    expect(ctx.overlay.querySelector('.label')?.textContent).toBe(
+      ' text #ffffff on p — click samples the pixel and rates the contrast',
+    );
   });
 
-  it('adds the background a click lands on, from the element that paints it, with contrast', async () => {
+  it('adds the pixel a click lands on, with the contrast of the text on the pixels behind it', async () => {
     const ctx = fakeContext();
     vi.mocked(ctx.suggestedRole).mockReturnValue('primary');
+    // The CSS background says #1a73e8; the page paints #10243f there (a photo under a gradient).
+    vi.mocked(ctx.sample).mockResolvedValue(painted({ width: 200, height: 20 }, [16, 36, 63], true));
     await colorMode.enter(ctx);
     ctx.overlay.querySelector('.shield')?.dispatchEvent(pointer('click', 50, 45));
+    await frames();
+    // The capture covers the text's box, so the contrast can be read from it.
+    expect(ctx.sample).toHaveBeenCalledWith({ x: 40, y: 40, width: 200, height: 20 });
     expect(ctx.addColor).toHaveBeenCalledWith({
-      hex: '#1a73e8',
-      rgb: '26, 115, 232',
-      hsl: '214, 82%, 51%',
+      hex: '#10243f',
+      rgb: '16, 36, 63',
+      hsl: '214, 59%, 15%',
       role: 'primary',
       page_url: location.href,
-      source_selector: '#hero',
-      context: 'background of #hero',
-      contrast: { against: '#ffffff', ratio: 4.51, rating: 'AA' },
+      source_selector: 'p',
+      context: 'pixel at (50, 45) on p',
+      contrast: { against: '#ffffff', ratio: 15.6, rating: 'AAA' },
     });
-    expect(ctx.suggestedRole).toHaveBeenCalledWith('#1a73e8');
+    expect(ctx.suggestedRole).toHaveBeenCalledWith('#10243f');
+  });
+
+  it('samples just the pixel where there is no text', async () => {
+    const ctx = fakeContext();
+    vi.mocked(ctx.sample).mockResolvedValue(painted({ width: 1, height: 1 }, [77, 65, 57]));
+    await colorMode.enter(ctx);
+    ctx.overlay.querySelector('.shield')?.dispatchEvent(pointer('click', 600, 300));
+    await frames();
+    expect(ctx.sample).toHaveBeenCalledWith({ x: 600, y: 300, width: 1, height: 1 });
+    expect(ctx.addColor).toHaveBeenCalledWith(
+      expect.objectContaining({
+        hex: '#4d4139',
+        source_selector: '#hero',
+        context: 'pixel at (600, 300) on #hero',
+      }),
+    );
+    expect(vi.mocked(ctx.addColor).mock.calls[0]?.[0].contrast).toBeUndefined();
   });
 });
 

@@ -52,7 +52,11 @@ describe('element mode', () => {
     if (!shield) throw new Error('no shield');
 
     shield.dispatchEvent(pointer('pointerdown', 350, 250));
-    expect(ctx.veil.lower).toHaveBeenCalledWith({ x: 100, y: 100, width: 300, height: 200 });
+    // Clear of layers floating over the card (a fixed navbar the page scrolled it under).
+    expect(ctx.veil.lower).toHaveBeenCalledWith(
+      { x: 100, y: 100, width: 300, height: 200 },
+      { clearOf: card },
+    );
     shield.dispatchEvent(pointer('click', 350, 250));
     expect(ctx.captureElement).toHaveBeenCalledWith(card, 'element', {
       x: 100,
@@ -68,7 +72,10 @@ describe('element mode', () => {
     const ctx = fakeContext();
     elementMode.enter(ctx);
     ctx.overlay.querySelector('.shield')?.dispatchEvent(pointer('pointerdown', 950, 750));
-    expect(ctx.veil.lower).toHaveBeenCalledWith({ x: 900, y: 700, width: 100, height: 100 });
+    expect(ctx.veil.lower).toHaveBeenCalledWith(
+      { x: 900, y: 700, width: 100, height: 100 },
+      { clearOf: card },
+    );
   });
 
   it('puts the UI back after a press that captured nothing, but not while a capture runs', async () => {

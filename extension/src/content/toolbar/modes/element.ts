@@ -33,7 +33,7 @@ export const elementMode: ToolbarMode = {
         if (e.button !== 0 || ctx.busy) return;
         const el = pageElementAt(e.clientX, e.clientY);
         const visible = el ? visiblePart(domRect(el.getBoundingClientRect())) : null;
-        if (visible) void ctx.veil.lower(visible);
+        if (el && visible) void ctx.veil.lower(visible, { clearOf: el });
       },
       { signal },
     );

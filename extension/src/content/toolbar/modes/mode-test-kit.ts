@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { CollectedElement, CssRect } from '../../../../../shared/src/toolbar-messages.js';
+import type { Pixels } from '../pixels.js';
 import type { ModeContext } from './mode.js';
 
 /**
@@ -90,6 +91,7 @@ export function fakeContext(): FakeContext {
     suggestedRole: vi.fn(() => 'custom' as const),
     captureElement: vi.fn(async () => undefined),
     addColor: vi.fn(async () => undefined),
+    sample: vi.fn(async (_rect: CssRect): Promise<Pixels | null> => null),
     async exclusive<T>(job: () => Promise<T>): Promise<T> {
       ctx.busyNow = true;
       try {

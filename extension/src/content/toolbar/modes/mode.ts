@@ -5,6 +5,7 @@ import type {
   CssRect,
 } from '../../../../../shared/src/toolbar-messages.js';
 import type { CaptureVeil } from '../capture-veil.js';
+import type { Pixels } from '../pixels.js';
 import type { StatusKind } from '../status-line.js';
 
 /**
@@ -61,6 +62,8 @@ export interface ModeContext {
   /** Captures an element or area (styles, crop) into the collection and reports it. */
   captureElement(el: Element, kind: 'element' | 'area', rect: CssRect): Promise<void>;
   addColor(draft: ColorDraft): Promise<void>;
+  /** The painted pixels of a viewport rectangle (captured with the toolbar hidden); null if off-screen or busy. */
+  sample(rect: CssRect): Promise<Pixels | null>;
   /** Runs a capture job with the toolbar busy meanwhile (other captures are refused). */
   exclusive<T>(job: () => Promise<T>): Promise<T>;
   /** Lists an item the worker has already stored (a job's result). */

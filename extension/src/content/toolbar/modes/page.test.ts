@@ -34,7 +34,7 @@ describe('full-page mode', () => {
     captureFullPage.mockImplementation(async (opts) => {
       busyDuring = ctx.busy;
       opts.progress(2, 5, '(cut at 16000px)');
-      await opts.veil.lower(null, { y: 696, code: 7 });
+      await opts.veil.lower(null, { marker: { y: 696, code: 7 } });
       opts.veil.lift();
       return { item: shot, recaptured: 0 };
     });
@@ -42,7 +42,7 @@ describe('full-page mode', () => {
     expect(busyDuring).toBe(true);
     expect(ctx.busy).toBe(false);
     expect(ctx.progress).toHaveBeenCalledWith('Full page: 2/5 (cut at 16000px)', 0.4);
-    expect(ctx.veil.lower).toHaveBeenCalledWith(null, { y: 696, code: 7 });
+    expect(ctx.veil.lower).toHaveBeenCalledWith(null, { marker: { y: 696, code: 7 } });
     expect(ctx.veil.lift).toHaveBeenCalled();
     expect(ctx.added).toHaveBeenCalledWith(shot);
     expect(ctx.statuses.at(-1)).toMatch(

@@ -51,7 +51,7 @@ export class PickLayer {
 export function pointerPick(
   ctx: ModeContext,
   describe: (el: Element, r: CssRect) => LabelParts,
-  pick: (el: Element, layer: PickLayer) => void,
+  pick: (el: Element, layer: PickLayer, at: { x: number; y: number }) => void,
 ): PickLayer {
   const layer = new PickLayer(ctx.overlay);
   const { shield } = layer;
@@ -84,7 +84,7 @@ export function pointerPick(
       e.preventDefault();
       last = { x: e.clientX, y: e.clientY };
       update();
-      if (current) pick(current, layer);
+      if (current) pick(current, layer, last);
     },
     { signal },
   );

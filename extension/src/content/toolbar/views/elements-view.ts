@@ -1,5 +1,6 @@
 import type { CollectedElement, CssRect } from '../../../../../shared/src/toolbar-messages.js';
 import { domRect, h, iconButton, place } from '../dom.js';
+import { resolveSelector } from '../dom-inspect.js';
 import { ICONS } from '../icons.js';
 import { send } from '../runtime.js';
 
@@ -103,11 +104,7 @@ export class ElementsView {
   private locate(item: CollectedElement): void {
     let target: Element | null = null;
     if (item.kind === 'element') {
-      try {
-        target = document.querySelector(item.selector);
-      } catch {
-        target = null;
-      }
+      target = resolveSelector(item.selector);
     }
     if (target) target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
     else window.scrollTo({ top: Math.max(0, item.bounding_box.y - 40), behavior: 'instant' });
