@@ -16,6 +16,7 @@ import { EXTENSION_NOT_CONNECTED_MESSAGE, ExtensionRequests } from './extension-
 import { HandlerRunner } from './handler-runner.js';
 import type { HostContextBase, HostHandler, RequestSource } from './handlers/types.js';
 import { failure, failureOf, requestIdOf, sendToClient, sendToExtension } from './responses.js';
+import { StagedImages } from './staged-images.js';
 
 /**
  * The host's switchboard, free of I/O so it is unit-tested with fakes: bridge clients' requests go
@@ -73,6 +74,8 @@ export class Router {
   private readonly requests: ExtensionRequests;
   /** Capture events, numbered, for `events_since`. */
   readonly events: EventBuffer;
+  /** The extension's images staged for its saves (`stage_image`); they go with this host. */
+  readonly images = new StagedImages();
   private readonly runner: HandlerRunner;
   private extensionAbort = new AbortController();
   private extensionInfoValue: ExtensionInfo | null = null;
@@ -379,6 +382,7 @@ export class Router {
       ...this.options.context(parts),
       extension: { request: (command, params, options) => this.requestExtension(command, params, options) },
       events: this.events,
+      images: this.images,
     }));
   }
 
