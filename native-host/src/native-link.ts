@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ChunkAssembler, splitIntoChunks } from '../../shared/src/chunking.js';
 import {
   CHUNK_CHARS,
+  EXTENSION_STREAM_MAX_CHARS,
   EXTENSION_TO_HOST_MAX_BYTES,
   HOST_TO_EXTENSION_MAX_BYTES,
 } from '../../shared/src/constants.js';
@@ -40,7 +41,8 @@ export interface NativeLinkOptions {
 
 export class NativeLink {
   private readonly channel: FrameChannel;
-  private readonly assembler = new ChunkAssembler();
+  /** Room for the extension's largest message: a staged full-page PNG (16 000 CSS px at DPR 2). */
+  private readonly assembler = new ChunkAssembler(EXTENSION_STREAM_MAX_CHARS);
   private readonly maxOutboundBytes: number;
   private readonly chunkChars: number;
   private readonly streamPrefix: string;

@@ -21,6 +21,7 @@ import { RequestTable } from '../../shared/src/request-table.js';
 import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
 import { EventBuffer } from './event-buffer.js';
 import type { HostContextBase, HostHandler, HostHandlerContext, RequestSource } from './handlers/types.js';
+import { StagedImages } from './staged-images.js';
 
 /**
  * The host's switchboard, free of I/O so it is unit-tested with fakes: bridge clients' requests go
@@ -104,6 +105,8 @@ export class Router {
   private readonly pending = new RequestTable<number, PendingRelay>({ peer: 'The extension' });
   /** Capture events, numbered, for `events_since`. */
   readonly events: EventBuffer;
+  /** The extension's images staged for its saves (`stage_image`); they go with this host. */
+  readonly images = new StagedImages();
   private readonly inFlight = new Set<Promise<Response>>();
   private extensionAbort = new AbortController();
   private extensionInfoValue: ExtensionInfo | null = null;
@@ -483,6 +486,7 @@ export class Router {
         ...this.options.context(parts),
         extension: { request: (command, params, options) => this.requestExtension(command, params, options) },
         events: this.events,
+        images: this.images,
       };
       const result = await handler(request.params, ctx);
       // `result` must be present on the wire (JSON drops undefined; receivers require the key).

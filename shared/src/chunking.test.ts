@@ -121,12 +121,18 @@ describe('splitIntoChunks / ChunkAssembler', () => {
     );
   });
 
-  it('refuses a stream that grows beyond its cap', () => {
-    const assembler = new ChunkAssembler(CHUNK_CHARS);
-    expect(assembler.push({ type: 'chunk', stream: 's', seq: 0, total: 3, data: 'x' })).toBeNull();
-    expect(() => assembler.push({ type: 'chunk', stream: 's', seq: 1, total: 3, data: 'y' })).toThrow(
+  it('refuses a stream that grows beyond its cap, counting the characters it holds', () => {
+    const assembler = new ChunkAssembler(3);
+    expect(assembler.push({ type: 'chunk', stream: 's', seq: 0, total: 3, data: 'xy' })).toBeNull();
+    expect(() => assembler.push({ type: 'chunk', stream: 's', seq: 1, total: 3, data: 'zw' })).toThrow(
       /exceeds/,
     );
+    // Pieces larger than CHUNK_CHARS (the extension sends 8 Mi-character ones) count as what they are.
+    const big = new ChunkAssembler(CHUNK_CHARS * 4);
+    const piece = 'a'.repeat(CHUNK_CHARS * 2);
+    expect(big.push({ type: 'chunk', stream: 't', seq: 0, total: 3, data: piece })).toBeNull();
+    expect(() => big.push({ type: 'chunk', stream: 't', seq: 1, total: 3, data: piece })).not.toThrow();
+    expect(() => big.push({ type: 'chunk', stream: 't', seq: 2, total: 3, data: piece })).toThrow(/exceeds/);
   });
 
   it('forgets partial streams on clear()', () => {

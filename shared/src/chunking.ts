@@ -21,7 +21,10 @@ export function splitIntoChunks(json: string, stream: string, chunkChars = CHUNK
 
 /** Reassembles chunk streams; returns the whole JSON text when the last piece arrives. */
 export class ChunkAssembler {
-  private readonly streams = new Map<string, { total: number; parts: string[]; received: number }>();
+  private readonly streams = new Map<
+    string,
+    { total: number; parts: string[]; received: number; chars: number }
+  >();
   private readonly maxChars: number;
 
   constructor(maxChars = 128 * 1024 * 1024) {
@@ -31,7 +34,7 @@ export class ChunkAssembler {
   push(chunk: Chunk): string | null {
     let entry = this.streams.get(chunk.stream);
     if (entry === undefined) {
-      entry = { total: chunk.total, parts: new Array<string>(chunk.total), received: 0 };
+      entry = { total: chunk.total, parts: new Array<string>(chunk.total), received: 0, chars: 0 };
       this.streams.set(chunk.stream, entry);
     }
     if (chunk.total !== entry.total || chunk.seq >= entry.total) {
@@ -41,8 +44,10 @@ export class ChunkAssembler {
     if (entry.parts[chunk.seq] === undefined) {
       entry.parts[chunk.seq] = chunk.data;
       entry.received += 1;
+      entry.chars += chunk.data.length;
     }
-    if (entry.received * CHUNK_CHARS > this.maxChars) {
+    // The characters really held (pieces may be larger than CHUNK_CHARS: the extension's are).
+    if (entry.chars > this.maxChars) {
       this.streams.delete(chunk.stream);
       throw new Error(`chunk stream ${chunk.stream} exceeds ${this.maxChars} characters`);
     }

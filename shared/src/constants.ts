@@ -22,6 +22,17 @@ export const EXTENSION_TO_HOST_MAX_BYTES = 64 * 1024 * 1024;
  * envelope.
  */
 export const CHUNK_CHARS = 256 * 1024;
+/**
+ * Extension→host messages with more JSON than this go as `chunk` envelopes of this many characters
+ * (a staged full-page PNG can pass the 64 MiB cap). Even if every character were escaped to six
+ * bytes, a chunk stays well below the cap.
+ */
+export const EXTENSION_CHUNK_CHARS = 8 * 1024 * 1024;
+/**
+ * The longest chunk stream the host reassembles from the extension (characters of JSON): a staged
+ * full-page PNG as base64, up to 2560 × 32 000 device px of photo-like content.
+ */
+export const EXTENSION_STREAM_MAX_CHARS = 320 * 1024 * 1024;
 /** Frames on the MCP↔host bridge are capped too, so a hostile client cannot exhaust memory. */
 export const BRIDGE_MAX_FRAME_BYTES = 96 * 1024 * 1024;
 /**

@@ -152,6 +152,17 @@ export const FullPageEndRequest = msg('full_page_end', {
   /** Absent: the job is abandoned (the user cancelled or a band failed). */
   draft: z.optional(ElementDraft),
 });
+/** Where the designer put the toolbar panel: its distance from the nearest side each way (CSS px). */
+export const PanelSpot = z.object({
+  h: z.enum(['left', 'right']),
+  x: z.number().check(z.minimum(0), z.maximum(100_000)),
+  v: z.enum(['top', 'bottom']),
+  y: z.number().check(z.minimum(0), z.maximum(100_000)),
+});
+export type PanelSpot = z.infer<typeof PanelSpot>;
+/** Reads the remembered panel spot; with `spot`, remembers that one first. */
+export const PanelSpotRequest = msg('panel_spot', { spot: z.optional(PanelSpot) });
+
 /** Colour mode: the pixels of a viewport rectangle (the toolbar is hidden while they are captured). */
 export const SampleRequest = msg('sample', { crop: CssRect, viewport: ViewportInfo });
 export const ListIdeasRequest = msg('list_ideas', { workspace: z.optional(shortText(4096)) });
@@ -172,6 +183,7 @@ export const ToolbarRequest = z.discriminatedUnion('type', [
   FullPageBandRequest,
   FullPageEndRequest,
   SampleRequest,
+  PanelSpotRequest,
   ListIdeasRequest,
   SaveRequest,
   ClearRequest,
@@ -225,6 +237,7 @@ export const TOOLBAR_RESULTS = {
   'xipe-toolbar:sample': z.nullable(
     z.object({ data_url: z.string(), width: z.number(), height: z.number() }),
   ),
+  'xipe-toolbar:panel_spot': z.nullable(PanelSpot),
   'xipe-toolbar:list_ideas': IdeasListing,
   'xipe-toolbar:save': SaveOutcome,
   'xipe-toolbar:clear': Collection,

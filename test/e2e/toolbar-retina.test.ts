@@ -91,7 +91,7 @@ describe('toolbar on a Retina screen (DPR 2)', () => {
     await ui.detach();
   }, 240_000);
 
-  it.fails('saves a session with a nine-viewport full page (over 10 MiB as base64) with file paths', async () => {
+  it('saves a session with a nine-viewport full page (over 10 MiB as base64) with file paths', async () => {
     const worker = await env.serviceWorker();
     const { page } = await openRealPage(open, '/real/agency');
     const ui = await openToolbar(env.browser, page);

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { splitIntoChunks } from '../../shared/src/chunking.js';
+import { EXTENSION_CHUNK_CHARS } from '../../shared/src/constants.js';
 import { SaveResult } from '../../shared/src/reference-data.js';
 import { CLI_BIN, FakeExtension } from '../helpers/fake-extension.js';
 import { expectedSession, originalShapes } from '../helpers/original-shapes.js';
@@ -147,6 +150,91 @@ describe('save_uiux_reference through the real MCP server and host', () => {
     const tooBig = await callSave(client, sized(10.5 * MiB));
     expect(tooBig.body).toMatchObject({ error: 'PAYLOAD_TOO_LARGE', details: { max_bytes: 10 * MiB } });
     expect(sessionFiles(ws.refsDir())).toEqual(['ref-session-001.json']);
+  });
+
+  it('the toolbar stages its images on their own, chunked past 64 MiB, and saves sessions of any size', async () => {
+    ws = makeWorkspace();
+    const ext = await startHost();
+    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ workspaces: [ws.workspace] }));
+    try {
+      // An agent cannot stage: base64: values and file paths are its ways.
+      const bridge = await ext.connectClient();
+      const agent = await bridge.request('stage_image', {
+        image_id: randomUUID(),
+        png_base64: b64(makePng()).slice(7),
+      });
+      expect(agent).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+      await bridge.close();
+
+      // A 49 MiB PNG is 65 MiB of base64: over the extension→host cap for one message, so the
+      // extension sends it in chunks (as native-port.ts does), which the host reassembles.
+      const full = pngOfAbout(49 * MiB, 7);
+      const crop = makePng(40, 30, 3);
+      const fullId = randomUUID();
+      const json = JSON.stringify({
+        type: 'request',
+        id: 'stage-full',
+        command: 'stage_image',
+        params: { image_id: fullId, png_base64: full.toString('base64') },
+      });
+      expect(json.length).toBeGreaterThan(64 * MiB);
+      for (const chunk of splitIntoChunks(json, 'x1', EXTENSION_CHUNK_CHARS)) ext.send(chunk);
+      const staged = await ext.inbox.waitFor((m) => m.type === 'response' && m.id === 'stage-full', {
+        take: true,
+        timeoutMs: 60_000,
+      });
+      expect(staged).toMatchObject({ ok: true, result: { image_id: fullId, bytes: full.length } });
+      const cropId = randomUUID();
+      expect(
+        await ext.request('stage_image', { image_id: cropId, png_base64: crop.toString('base64') }),
+      ).toMatchObject({
+        ok: true,
+        result: { width: 40, height: 30 },
+      });
+
+      const data = referenceData({
+        elements: [
+          {
+            id: 'elem-001',
+            selector: 'html',
+            screenshots: { full_page: `staged:${fullId}`, element_crop: null },
+          },
+          {
+            id: 'elem-002',
+            selector: 'a',
+            screenshots: { full_page: null, element_crop: `staged:${cropId}` },
+          },
+        ],
+      });
+      const saved = await ext.request('save_reference', { data }, { timeoutMs: 60_000 });
+      expect(saved).toMatchObject({ ok: true, result: { session_number: 1 } });
+      const session = readJson(path.join(ws.refsDir(), 'sessions', 'ref-session-001.json')) as {
+        elements: Array<{ screenshots: Record<string, string | null> }>;
+      };
+      expect(session.elements.map((e) => e.screenshots)).toEqual([
+        { full_page: 'screenshots/full-page-001.png', element_crop: null },
+        { full_page: null, element_crop: 'screenshots/elem-001-crop.png' },
+      ]);
+      expect(fs.readFileSync(path.join(ws.refsDir(), 'screenshots', 'full-page-001.png')).equals(full)).toBe(
+        true,
+      );
+      expect(fs.readFileSync(path.join(ws.refsDir(), 'screenshots', 'elem-001-crop.png')).equals(crop)).toBe(
+        true,
+      );
+
+      // A staged image is taken by one save: naming it again says what is wrong and writes nothing.
+      const again = await ext.request('save_reference', { data });
+      expect(again).toMatchObject({
+        ok: false,
+        error: {
+          code: 'VALIDATION_ERROR',
+          details: { issues: [{ field: 'elements.0.screenshots.full_page' }] },
+        },
+      });
+      expect(sessionFiles(ws.refsDir())).toEqual(['ref-session-001.json']);
+    } finally {
+      fs.rmSync(path.join(home, 'config.json'));
+    }
   });
 
   it('the host enforces the cap and the workspace rules itself (bridge and toolbar requests)', async () => {

@@ -3,8 +3,10 @@ import {
   Chunk,
   ChunkAssembler,
   Envelope as EnvelopeSchema,
+  EXTENSION_CHUNK_CHARS,
   PROTOCOL_VERSION,
   RequestTable,
+  splitIntoChunks,
   toErrorPayload,
   XipeError,
 } from '../../../shared/src/index.js';
@@ -45,6 +47,7 @@ export class NativeHostLink {
   /** Requests this extension sent to host commands (the toolbar's save_reference, list_ideas…). */
   private readonly pendingHost = new RequestTable<string, { command: string }>({ peer: 'The native host' });
   private nextHostRequestId = 1;
+  private nextStream = 1;
 
   constructor(private readonly deps: NativeLinkDeps) {
     this.log = deps.log ?? console;
@@ -74,7 +77,7 @@ export class NativeHostLink {
     const id = `ext-${this.nextHostRequestId++}`;
     return this.pendingHost.request(id, { command }, { waitMs: timeoutMs }, () => {
       try {
-        this.post({ type: 'request', id, command, params, timeout_ms: timeoutMs }, true);
+        this.postLarge({ type: 'request', id, command, params, timeout_ms: timeoutMs });
       } catch (err) {
         throw new XipeError('PAYLOAD_TOO_LARGE', `Could not send '${command}': ${(err as Error).message}`);
       }
@@ -225,6 +228,20 @@ export class NativeHostLink {
       );
       this.post({ type: 'response', id: request.id, ok: false, error: toErrorPayload(error) });
     }
+  }
+
+  /**
+   * Sends a message that may be large (a staged image): over EXTENSION_CHUNK_CHARS of JSON it goes
+   * as `chunk` envelopes, which the host reassembles, so nothing meets Chrome's 64 MiB cap.
+   */
+  private postLarge(message: Envelope): void {
+    const json = JSON.stringify(message);
+    if (json.length <= EXTENSION_CHUNK_CHARS) {
+      this.post(message, true);
+      return;
+    }
+    const stream = `x${this.nextStream++}-${Date.now().toString(36)}`;
+    for (const chunk of splitIntoChunks(json, stream, EXTENSION_CHUNK_CHARS)) this.post(chunk, true);
   }
 
   private post(message: Envelope, rethrow = false): void {

@@ -4,12 +4,14 @@ import { LIST_IDEAS } from '../../../shared/src/commands/list-ideas.js';
 import { NEXT_REFERENCE_IDS } from '../../../shared/src/commands/next-reference-ids.js';
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
 import { SAVE_SCREENSHOT } from '../../../shared/src/commands/save-screenshot.js';
+import { STAGE_IMAGE } from '../../../shared/src/commands/stage-image.js';
 import { eventsSince } from './events-since.js';
 import { hostStatus } from './host-status.js';
 import { listIdeasHandler } from './list-ideas.js';
 import { nextReferenceIds } from './next-reference-ids.js';
 import { saveReferenceHandler } from './save-reference.js';
 import { saveScreenshotHandler } from './save-screenshot.js';
+import { stageImageHandler } from './stage-image.js';
 import type { HostHandler } from './types.js';
 
 export type { HostHandler, HostHandlerContext, RequestSource } from './types.js';
@@ -25,4 +27,5 @@ export const HOST_HANDLERS: Record<string, HostHandler> = {
   [NEXT_REFERENCE_IDS]: nextReferenceIds,
   [SAVE_SCREENSHOT]: saveScreenshotHandler,
   [EVENTS_SINCE]: eventsSince,
+  [STAGE_IMAGE]: stageImageHandler,
 };

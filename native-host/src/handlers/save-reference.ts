@@ -32,6 +32,8 @@ export const saveReferenceHandler: HostHandler = async (params, ctx): Promise<Sa
     maxPayloadBytes: maxBytes,
     payloadBytes: ctx.payloadBytes,
     logger: ctx.logger,
+    // The toolbar sends its images on their own first (stage_image) and names them here.
+    ...(ctx.source === 'extension' ? { staged: (id: string) => ctx.images.take(id) } : {}),
   });
   ctx.logger.info('reference saved', {
     workspace,

@@ -41,6 +41,7 @@ function ctx(): HostHandlerContext {
     payloadBytes: 10,
     signal: new AbortController().signal,
     events: { since: () => ({ events: [], dropped: 0, last_seq: 0 }) },
+    images: { put: () => undefined, take: () => null },
     extension: {
       request: async (command, params) => {
         asked.push({ command, params });

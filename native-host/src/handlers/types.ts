@@ -43,10 +43,18 @@ export interface CaptureEventSource {
   since(afterSeq: number): EventsSinceResult;
 }
 
+/** Images the extension staged for its next save (staged-images.ts). */
+export interface StagedImageStore {
+  put(id: string, bytes: Buffer): void;
+  /** Handed over once; null when unknown or expired. */
+  take(id: string): Buffer | null;
+}
+
 /** The narrow context every host handler gets; handlers touch nothing else (no module globals). */
 export interface HostHandlerContext extends HostContextBase {
   readonly extension: ExtensionRequester;
   readonly events: CaptureEventSource;
+  readonly images: StagedImageStore;
 }
 
 /**

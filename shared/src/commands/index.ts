@@ -13,6 +13,7 @@ import { LIST_TABS, ListTabsParams, ListTabsResult } from './list-tabs.js';
 import { NEXT_REFERENCE_IDS, NextReferenceIdsParams, NextReferenceIdsResult } from './next-reference-ids.js';
 import { SAVE_REFERENCE, SaveReferenceParams, SaveReferenceResult } from './save-reference.js';
 import { SAVE_SCREENSHOT, SaveScreenshotParams, SaveScreenshotResult } from './save-screenshot.js';
+import { STAGE_IMAGE, StageImageParams, StageImageResult } from './stage-image.js';
 
 export * from './capture-screenshot.js';
 export * from './events-since.js';
@@ -24,6 +25,7 @@ export * from './list-tabs.js';
 export * from './next-reference-ids.js';
 export * from './save-reference.js';
 export * from './save-screenshot.js';
+export * from './stage-image.js';
 export * from './target.js';
 
 /** Who answers a command: relayed to the extension, or handled by the native host itself. */
@@ -51,6 +53,7 @@ export const COMMANDS = {
   },
   [SAVE_SCREENSHOT]: { handledBy: 'host', params: SaveScreenshotParams, result: SaveScreenshotResult },
   [EVENTS_SINCE]: { handledBy: 'host', params: EventsSinceParams, result: EventsSinceResult },
+  [STAGE_IMAGE]: { handledBy: 'host', params: StageImageParams, result: StageImageResult },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

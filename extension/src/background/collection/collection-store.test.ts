@@ -194,7 +194,7 @@ describe('buildReferenceData', () => {
     );
     const data = buildReferenceData({
       collection: c,
-      crops: new Map([...crops].flatMap(([k, v]) => (v ? [[k, v] as const] : []))),
+      screenshots: new Map([...crops].flatMap(([k, v]) => (v ? [[k, `base64:${v.png}`] as const] : []))),
       ideaFolder: '018. Feature-UIUX Reference',
       ids: { next_color: 4, next_element: 12 },
       now: new Date('2026-01-02T03:04:05Z'),

@@ -7,7 +7,11 @@ import type {
   ElementDraft,
   Typography,
 } from '../../../../shared/src/toolbar-messages.js';
-import { Collection as CollectionSchema } from '../../../../shared/src/toolbar-messages.js';
+import {
+  Collection as CollectionSchema,
+  type PanelSpot,
+  PanelSpot as PanelSpotSchema,
+} from '../../../../shared/src/toolbar-messages.js';
 import type { StoredCrop } from '../capture/capture.js';
 
 /**
@@ -27,6 +31,7 @@ export type { StoredCrop };
 
 const COLLECTION_PREFIX = 'xipe-toolbar:collection:';
 const CROP_PREFIX = 'xipe-toolbar:crop:';
+const PANEL_SPOT_KEY = 'xipe-toolbar:panel-spot';
 
 export const collectionKey = (tabId: number): string => `${COLLECTION_PREFIX}${tabId}`;
 export const cropKey = (key: string): string => `${CROP_PREFIX}${key}`;
@@ -196,6 +201,16 @@ export class CollectionStore {
       const c = await this.read(tabId);
       await this.storage.remove([collectionKey(tabId), ...(c?.elements.map((e) => cropKey(e.key)) ?? [])]);
     });
+  }
+
+  /** The remembered spot of the toolbar panel (one for all tabs); with `spot`, remembers it first. */
+  async panelSpot(spot?: PanelSpot): Promise<PanelSpot | null> {
+    if (spot) {
+      await this.storage.set({ [PANEL_SPOT_KEY]: spot });
+      return spot;
+    }
+    const parsed = PanelSpotSchema.safeParse((await this.storage.get([PANEL_SPOT_KEY]))[PANEL_SPOT_KEY]);
+    return parsed.success ? parsed.data : null;
   }
 
   /** Drops collections of tabs that no longer exist (tab ids do not survive a browser restart). */

@@ -9,6 +9,7 @@ import {
   SaveReferenceParams,
   SaveReferenceResult,
 } from '../../../../shared/src/commands/save-reference.js';
+import { STAGE_IMAGE, STAGED_PREFIX, StageImageResult } from '../../../../shared/src/commands/stage-image.js';
 import { DTCG_FILE } from '../../../../shared/src/design-tokens.js';
 import { toErrorPayload, validationError, XipeError } from '../../../../shared/src/errors.js';
 import {
@@ -103,12 +104,19 @@ export function createToolbarHandler(deps: ToolbarDeps) {
     }
     const target = { ...(workspace ? { workspace } : {}), idea_folder: ideaFolder };
     const ids = NextReferenceIdsResult.parse(await deps.host.request(NEXT_REFERENCE_IDS, target));
-    const crops = new Map<string, StoredCrop>();
+    // Each image goes to the host on its own first; the save names it. A session is never
+    // refused for its own screenshot sizes (a nine-viewport full page at DPR 2 is ~12 MB of base64).
+    const screenshots = new Map<string, string>();
     for (const e of collection.elements) {
       const crop = await deps.store.crop(e.key);
-      if (crop) crops.set(e.key, crop);
+      if (!crop) continue;
+      const imageId = crypto.randomUUID();
+      StageImageResult.parse(
+        await deps.host.request(STAGE_IMAGE, { image_id: imageId, png_base64: crop.png }, SAVE_TIMEOUT_MS),
+      );
+      screenshots.set(e.key, `${STAGED_PREFIX}${imageId}`);
     }
-    const data = buildReferenceData({ collection, crops, ideaFolder, ids, now: now() });
+    const data = buildReferenceData({ collection, screenshots, ideaFolder, ids, now: now() });
     const params = SaveReferenceParams.safeParse({ ...(workspace ? { workspace } : {}), data });
     if (!params.success)
       throw validationError(params.error, 'reference data', { ...(workspace ? { workspace } : {}), data });
@@ -191,6 +199,8 @@ export function createToolbarHandler(deps: ToolbarDeps) {
           ? { data_url: `data:image/png;base64,${crop.png}`, width: crop.width, height: crop.height }
           : null;
       }
+      case 'xipe-toolbar:panel_spot':
+        return deps.store.panelSpot(req.spot);
       case 'xipe-toolbar:list_ideas': {
         if (!deps.host.connected) {
           throw new XipeError(

@@ -1,7 +1,6 @@
 import { buildDesignTokens } from '../../../../shared/src/design-tokens.js';
 import type { ReferenceDataInput } from '../../../../shared/src/reference-data.js';
 import type { Collection, Typography } from '../../../../shared/src/toolbar-messages.js';
-import type { StoredCrop } from './collection-store.js';
 
 /**
  * Turns a tab's collection into a v1.0 save request. Ids are assigned here, at save time, from
@@ -33,12 +32,13 @@ export function pickedTypography(collection: Collection): Typography {
 
 export function buildReferenceData(args: {
   collection: Collection;
-  crops: ReadonlyMap<string, StoredCrop>;
+  /** Each element's screenshot value by item key (`staged:<id>` once sent to the host; `base64:…`). */
+  screenshots: ReadonlyMap<string, string>;
   ideaFolder: string;
   ids: NextIds;
   now: Date;
 }): ReferenceDataInput {
-  const { collection, crops, ids } = args;
+  const { collection, screenshots, ids } = args;
   const colors = collection.colors.map((c, i) => ({
     id: `color-${pad(ids.next_color + i)}`,
     hex: c.hex,
@@ -50,8 +50,7 @@ export function buildReferenceData(args: {
     ...(c.contrast ? { contrast: c.contrast } : {}),
   }));
   const elements = collection.elements.map((e, i) => {
-    const crop = crops.get(e.key);
-    const png = crop ? `base64:${crop.png}` : null;
+    const png = screenshots.get(e.key) ?? null;
     return {
       id: `elem-${pad(ids.next_element + i)}`,
       selector: e.selector,

@@ -1,8 +1,11 @@
+import type { PanelSpot } from '../../../../shared/src/toolbar-messages.js';
 import { CaptureVeil } from './capture-veil.js';
 import { CollectionSync } from './collection-sync.js';
 import { selectorFor } from './dom-inspect.js';
 import { MODES, type ModeContext, type ModeSession, type ToolbarMode } from './modes/index.js';
 import { buildPanel, type Panel } from './panel.js';
+import { applySpot, freeCorner, pageControls } from './panel-place.js';
+import { send } from './runtime.js';
 import { PaletteView } from './views/palette-view.js';
 
 /** The mode that is on, and what ends it. */
@@ -26,6 +29,7 @@ export class ToolbarApp {
   private readonly palette: PaletteView;
   private readonly selectors = new WeakMap<Element, string>();
   private active: Active | null = null;
+  private spot: PanelSpot;
   private destroyed = false;
   onDestroy: (() => void) | null = null;
 
@@ -39,6 +43,10 @@ export class ToolbarApp {
           if (collapsed) this.stop();
         },
         close: () => this.destroy(),
+        moved: (spot) => {
+          this.spot = spot;
+          void send({ type: 'xipe-toolbar:panel_spot', spot }).catch(() => undefined);
+        },
       },
       signal,
     );
@@ -49,6 +57,17 @@ export class ToolbarApp {
     ui.status.set('Pick elements (E), areas (A), colours (C) or the full page (P).');
     document.documentElement.append(ui.host);
     this.raise();
+    // Where the designer last put it, else the corner that hides the least of the page's links.
+    this.spot = freeCorner(ui.panel.getBoundingClientRect(), viewportSize(), pageControls());
+    applySpot(ui.panel, this.spot);
+    void send({ type: 'xipe-toolbar:panel_spot' })
+      .then((spot) => {
+        if (!spot || this.destroyed) return;
+        this.spot = spot;
+        applySpot(ui.panel, spot);
+      })
+      .catch(() => undefined);
+    window.addEventListener('resize', () => applySpot(ui.panel, this.spot), { signal });
 
     // Keyboard: shortcuts while focus is in the toolbar; Esc/Enter anywhere while a mode runs.
     ui.shadow.addEventListener('keydown', (e) => this.onPanelKey(e as KeyboardEvent), { signal });
@@ -212,3 +231,5 @@ export class ToolbarApp {
     }
   }
 }
+
+const viewportSize = () => ({ width: window.innerWidth, height: window.innerHeight });

@@ -1,7 +1,9 @@
-import { h, iconButton } from './dom.js';
+import type { PanelSpot } from '../../../../shared/src/toolbar-messages.js';
+import { domRect, h, iconButton } from './dom.js';
 import { HOST_TAG } from './dom-inspect.js';
 import { ICONS } from './icons.js';
 import type { ToolbarMode } from './modes/index.js';
+import { applySpot, spotOf } from './panel-place.js';
 import { StatusLine } from './status-line.js';
 import { CSS, HOST_STYLE } from './styles.js';
 
@@ -10,6 +12,8 @@ export interface PanelHandlers {
   /** The panel was collapsed (true) or expanded. */
   collapsed(collapsed: boolean): void;
   close(): void;
+  /** The designer dragged the panel to a new spot (anchored to its nearest sides). */
+  moved(spot: PanelSpot): void;
 }
 
 /** The toolbar's DOM: one host element, a closed shadow root, the panel and the overlay layers. */
@@ -106,7 +110,7 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
     },
     { signal },
   );
-  makeDraggable(head, panel, signal);
+  makeDraggable(head, panel, signal, (spot) => on.moved(spot));
 
   const root = h('div', { class: 'root' });
   const overlay = h('div', { class: 'overlays' });
@@ -130,8 +134,13 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
   };
 }
 
-/** Dragging the head moves the panel, kept inside the viewport. */
-function makeDraggable(handle: HTMLElement, panel: HTMLElement, signal: AbortSignal): void {
+/** Dragging the head moves the panel, all of it kept inside the viewport; a drop reports its spot. */
+function makeDraggable(
+  handle: HTMLElement,
+  panel: HTMLElement,
+  signal: AbortSignal,
+  dropped: (spot: PanelSpot) => void,
+): void {
   handle.addEventListener(
     'pointerdown',
     (e) => {
@@ -141,15 +150,18 @@ function makeDraggable(handle: HTMLElement, panel: HTMLElement, signal: AbortSig
       const dy = e.clientY - start.top;
       handle.setPointerCapture(e.pointerId);
       const move = (ev: PointerEvent) => {
-        const x = Math.min(Math.max(0, ev.clientX - dx), window.innerWidth - 60);
-        const y = Math.min(Math.max(0, ev.clientY - dy), window.innerHeight - 40);
-        panel.style.left = `${x}px`;
-        panel.style.top = `${y}px`;
-        panel.style.right = 'auto';
+        const { width, height } = panel.getBoundingClientRect();
+        const x = Math.min(Math.max(0, ev.clientX - dx), window.innerWidth - width);
+        const y = Math.min(Math.max(0, ev.clientY - dy), window.innerHeight - height);
+        Object.assign(panel.style, { left: `${x}px`, top: `${y}px`, right: 'auto', bottom: 'auto' });
       };
       const up = () => {
         handle.removeEventListener('pointermove', move);
         handle.removeEventListener('pointerup', up);
+        const viewport = { width: window.innerWidth, height: window.innerHeight };
+        const spot = spotOf(domRect(panel.getBoundingClientRect()), viewport);
+        applySpot(panel, spot);
+        dropped(spot);
       };
       handle.addEventListener('pointermove', move, { signal });
       handle.addEventListener('pointerup', up, { signal });

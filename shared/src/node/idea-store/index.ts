@@ -9,6 +9,7 @@ export {
   SCREENSHOTS_DIR,
   SESSIONS_DIR,
 } from './path-safety.js';
+export { decodeStrictBase64, pngProblem, type StagedImageSource } from './screenshots.js';
 export {
   checkPayloadSize,
   payloadTooLarge,

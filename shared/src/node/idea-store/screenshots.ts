@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { STAGED_PREFIX } from '../../commands/stage-image.js';
 import { invalidInput } from '../../errors.js';
 import { BASE64_PREFIX, type Element, type ReferenceData } from '../../reference-data.js';
 import { makeIssue } from '../../validation-issues.js';
@@ -57,14 +58,31 @@ export interface PendingScreenshot {
   bytes: Buffer;
 }
 
-/** Decodes and checks every `base64:` screenshot before anything is written. */
-export function decodeScreenshots(data: ReferenceData): PendingScreenshot[] {
+/** Looks up an image the extension staged for this save (`staged:<id>`); null when it has none. */
+export type StagedImageSource = (id: string) => Buffer | null;
+
+/**
+ * Decodes and checks every `base64:` screenshot before anything is written. With `staged` (the
+ * extension's own saves), a `staged:<id>` value is the image it sent on its own beforehand.
+ */
+export function decodeScreenshots(data: ReferenceData, staged?: StagedImageSource): PendingScreenshot[] {
   const pending: PendingScreenshot[] = [];
   data.elements?.forEach((element, elementIndex) => {
     for (const kind of ['full_page', 'element_crop'] as const) {
       const value = element.screenshots?.[kind];
-      if (typeof value !== 'string' || !value.startsWith(BASE64_PREFIX)) continue;
       const field = `elements.${elementIndex}.screenshots.${kind}`;
+      if (staged && typeof value === 'string' && value.startsWith(STAGED_PREFIX)) {
+        const bytes = staged(value.slice(STAGED_PREFIX.length));
+        if (bytes === null) {
+          const issue = makeIssue(field, 'an image staged on this host', value, 'no such staged image');
+          throw invalidInput([issue], 'reference data', {
+            hint: 'The host restarted or the image expired: save again.',
+          });
+        }
+        pending.push({ elementIndex, kind, field, bytes });
+        continue;
+      }
+      if (typeof value !== 'string' || !value.startsWith(BASE64_PREFIX)) continue;
       const bytes = decodeStrictBase64(value.slice(BASE64_PREFIX.length));
       const problem =
         bytes === null ? 'is not valid base64 (standard alphabet, padded, no spaces)' : pngProblem(bytes);

@@ -9,7 +9,7 @@ import { removeDeadLockLeftovers, withIdeaLock } from './lock.js';
 import { mergeSessions, SessionCache, SessionData, type SessionRecord } from './merge.js';
 import { nextNumber, SESSION_FILE_PATTERN, sessionFileName } from './numbering.js';
 import { ideaPaths, MERGED_FILE, prepareIdeaDirs, workspaceRelative } from './path-safety.js';
-import { decodeScreenshots, removeFiles, writeScreenshots } from './screenshots.js';
+import { decodeScreenshots, removeFiles, type StagedImageSource, writeScreenshots } from './screenshots.js';
 
 /**
  * The idea store (docs/architecture.md, The idea store): the one place that writes `<workspace>/x-ipe-docs/ideas/<idea>/
@@ -34,6 +34,8 @@ export interface SaveReferenceOptions {
   payloadBytes?: number;
   lockTimeoutMs?: number;
   logger?: StoreLogger;
+  /** Images the extension staged for this save, named `staged:<id>` (the host's toolbar saves). */
+  staged?: StagedImageSource;
 }
 
 const sessionCache = new SessionCache();
@@ -61,7 +63,7 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
   const data = parsed.data;
   const paths = ideaPaths(options.workspace, data.idea_folder);
   // Everything that can be refused is checked before the first byte is written.
-  const pending = decodeScreenshots(data);
+  const pending = decodeScreenshots(data, options.staged);
   const dirs = await prepareIdeaDirs(paths, data.idea_folder);
   const logger = options.logger;
 

@@ -1,0 +1,95 @@
+import type { PanelSpot } from '../../../../shared/src/toolbar-messages.js';
+import { intersect, type Rect } from '../../geometry/crop-math.js';
+
+/**
+ * Where the panel sits. It opens in the corner that covers the least of the page's links and
+ * controls (a navbar's menu is usually top right, where a fixed default spot hid it), or where the
+ * designer last put it; it is anchored to its nearest sides, so it grows away from them and stays
+ * inside the viewport when dragged, resized or filled with items.
+ */
+
+/** Gap between the panel and the viewport's edges (CSS px). */
+export const MARGIN = 16;
+
+type Size = { width: number; height: number };
+
+/** The panel's rectangle for a spot, pulled inside the viewport. */
+export function rectAt(spot: PanelSpot, size: Size, viewport: Size): Rect {
+  const width = Math.min(size.width, viewport.width);
+  const height = Math.min(size.height, viewport.height);
+  const x = spot.h === 'left' ? spot.x : viewport.width - spot.x - width;
+  const y = spot.v === 'top' ? spot.y : viewport.height - spot.y - height;
+  return {
+    x: Math.min(Math.max(0, x), viewport.width - width),
+    y: Math.min(Math.max(0, y), viewport.height - height),
+    width,
+    height,
+  };
+}
+
+/** The spot of a rectangle: its distances from the nearest side each way. */
+export function spotOf(rect: Rect, viewport: Size): PanelSpot {
+  const right = viewport.width - rect.x - rect.width;
+  const bottom = viewport.height - rect.y - rect.height;
+  return {
+    h: rect.x <= right ? 'left' : 'right',
+    x: Math.max(0, Math.round(Math.min(rect.x, right))),
+    v: rect.y <= bottom ? 'top' : 'bottom',
+    y: Math.max(0, Math.round(Math.min(rect.y, bottom))),
+  };
+}
+
+const CORNERS: PanelSpot[] = [
+  { h: 'right', x: MARGIN, v: 'top', y: MARGIN },
+  { h: 'right', x: MARGIN, v: 'bottom', y: MARGIN },
+  { h: 'left', x: MARGIN, v: 'bottom', y: MARGIN },
+  { h: 'left', x: MARGIN, v: 'top', y: MARGIN },
+];
+
+/** The corner whose panel covers the least area of `obstacles` (the first such, top right first). */
+export function freeCorner(size: Size, viewport: Size, obstacles: Rect[]): PanelSpot {
+  let best = CORNERS[0] as PanelSpot;
+  let bestCover = Number.POSITIVE_INFINITY;
+  for (const corner of CORNERS) {
+    const r = rectAt(corner, size, viewport);
+    let cover = 0;
+    for (const o of obstacles) {
+      const hit = intersect(r, o);
+      if (hit) cover += hit.width * hit.height;
+    }
+    if (cover < bestCover) {
+      best = corner;
+      bestCover = cover;
+    }
+  }
+  return best;
+}
+
+const CONTROLS = 'a[href], button, input, select, textarea, [role="button"], [role="link"], [role="tab"]';
+
+/** The page's links and controls in the viewport: what the panel should not cover. */
+export function pageControls(limit = 2000): Rect[] {
+  const out: Rect[] = [];
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  for (const el of Array.from(document.querySelectorAll(CONTROLS)).slice(0, limit)) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.bottom <= 0 || r.right <= 0 || r.top >= vh || r.left >= vw)
+      continue;
+    out.push({ x: r.x, y: r.y, width: r.width, height: r.height });
+  }
+  return out;
+}
+
+/** Puts the panel at a spot: anchored to those sides, never taller than the room it has. */
+export function applySpot(panel: HTMLElement, spot: PanelSpot): void {
+  const viewport = { width: window.innerWidth, height: window.innerHeight };
+  const r = rectAt(spot, panel.getBoundingClientRect(), viewport);
+  const s = panel.style;
+  s.left = spot.h === 'left' ? `${r.x}px` : 'auto';
+  s.right = spot.h === 'right' ? `${viewport.width - r.x - r.width}px` : 'auto';
+  const offset = spot.v === 'top' ? r.y : viewport.height - r.y - r.height;
+  s.top = spot.v === 'top' ? `${offset}px` : 'auto';
+  s.bottom = spot.v === 'bottom' ? `${offset}px` : 'auto';
+  s.maxHeight = `${Math.max(120, viewport.height - offset - MARGIN)}px`;
+}
