@@ -92,7 +92,7 @@ describe('the extension package', () => {
     // A new file here is a review point: the first test checks something loads it.
     expect(names.map((n) => n.replace(/-[\w-]{8}\.js$/, '-<hash>.js'))).toEqual([
       'assets/browser-<hash>.js',
-      'assets/design-tokens-<hash>.js',
+      'assets/limits-<hash>.js',
       'assets/service-worker.ts-<hash>.js',
       'assets/stitch-plan-<hash>.js',
       'extension/icons/icon-128.png',
