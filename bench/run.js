@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { noisePng } from '../test/support/png.js';
-import { openRawCdp, originCdpEvaluate, startDevtoolsMcp } from './baselines.js';
 import { benchAreaCloneFidelity } from './deep-capture.js';
 import {
   call,
@@ -19,6 +18,7 @@ import {
   waitForHostExit,
 } from './harness.js';
 import { benchHtml2canvas } from './html2canvas.js';
+import { benchInject24k, scriptOfSize } from './inject.js';
 import { entry, printTable, sample, timeIt, withBaseline } from './stats.js';
 import { benchElementCrop, benchFullPage } from './toolbar.js';
 import { benchFullPage9, benchIdleCpu } from './toolbar-real.js';
@@ -48,12 +48,6 @@ async function section(name, fn) {
       status: `error: ${String(err.message ?? err).slice(0, 120)}`,
     });
   }
-}
-
-/** A script of about `bytes` bytes whose completion value is small. */
-function scriptOfSize(bytes) {
-  const filler = 'x'.repeat(Math.max(0, bytes - 80));
-  return `(() => { const data = "${filler}"; return data.length; })();\n`;
 }
 
 /** The smallest save: one colour (the `i`-th, so ids differ) into `ideaFolder`. */
@@ -87,7 +81,6 @@ const mcp = await startMcp({ home: b.home, workspace });
 
 const scripts = {};
 for (const [name, size] of [
-  ['24k', 24 * 1024],
   ['1mib', 1024 * 1024],
   ['5mib', 5 * 1024 * 1024],
 ]) {
@@ -96,87 +89,11 @@ for (const [name, size] of [
 }
 const target = { url_contains: '/bench' };
 
-await section('inject_script_24k', async () => {
-  const args = { file_path: scripts['24k'], ...target };
-  let lastText = '';
-  const ours = await sample(
-    N(50, 10),
-    async () => {
-      const { res } = await call(mcp.client, 'inject_script', args);
-      lastText = res.content[0].text;
-    },
-    { warmup: 5 },
+for (const first of [false, true]) {
+  await section(first ? 'inject_script_24k_first' : 'inject_script_24k', () =>
+    benchInject24k({ b, mcp, pageUrl: `${pages.url}/bench`, dir: base, entries, N, first }),
   );
-  const oursContextBytes = Buffer.byteLength(JSON.stringify(args)) + Buffer.byteLength(lastText);
-  const oursEntry = entry('inject_script_24k', 'ms', ours, { context_bytes: oursContextBytes });
-
-  const source = fs.readFileSync(scripts['24k'], 'utf8');
-  const fnSource = `() => ${source
-    .trim()
-    .replace(/;$/, '')
-    .replace(/^\(\(\) =>/, '(() =>')}`;
-  const devtools = await startDevtoolsMcp(b.browserURL);
-  try {
-    const pagesList = await devtools.client.callTool({ name: 'list_pages', arguments: {} });
-    const listing = pagesList.content.map((c) => c.text ?? '').join('\n');
-    const match = /(\d+):\s*\S*\/bench/.exec(listing);
-    if (!match)
-      throw new Error(`chrome-devtools-mcp list_pages did not show the bench page: ${listing.slice(0, 300)}`);
-    const pageId = Number(match[1]);
-    let theirText = '';
-    // Defaults kept (it waits for the DOM to settle): what an agent gets when it calls the tool.
-    const theirArgs = { pageId, function: fnSource };
-    const theirs = await sample(
-      N(20, 5),
-      async () => {
-        const res = await devtools.client.callTool({ name: 'evaluate_script', arguments: theirArgs });
-        if (res.isError)
-          throw new Error(`evaluate_script failed: ${JSON.stringify(res.content).slice(0, 300)}`);
-        theirText = res.content.map((c) => c.text ?? '').join('');
-      },
-      { warmup: 2 },
-    );
-    // The agent reads the file into its context, then sends it inside the call.
-    const theirContextBytes =
-      Buffer.byteLength(source) + Buffer.byteLength(JSON.stringify(theirArgs)) + Buffer.byteLength(theirText);
-    entries.push({
-      ...withBaseline(oursEntry, 'chrome-devtools-mcp evaluate_script', theirs),
-      baseline_context_bytes: theirContextBytes,
-      context_bytes_ratio: Math.round((theirContextBytes / oursContextBytes) * 10) / 10,
-      target: 'ratio ≤ 0.05, ≥100× fewer context bytes',
-    });
-  } finally {
-    await devtools.close();
-  }
-
-  const origin = await sample(
-    N(50, 10),
-    () => originCdpEvaluate(b.browserURL, `${pages.url}/bench`, source),
-    { warmup: 3 },
-  );
-  entries.push({
-    ...withBaseline(
-      { ...oursEntry, name: 'inject_script_24k_vs_origin_cdp' },
-      'per-call CDP (GET /json + WebSocket + Runtime.evaluate)',
-      origin,
-    ),
-    target: 'ratio ≤ 1.0',
-  });
-  const raw = await openRawCdp(b.browserURL, `${pages.url}/bench`);
-  try {
-    const floor = await sample(N(50, 10), () => raw.evaluate(source), { warmup: 3 });
-    entries.push({
-      ...withBaseline(
-        { ...oursEntry, name: 'inject_script_24k_vs_raw_cdp' },
-        'Runtime.evaluate on an open CDP session',
-        floor,
-      ),
-      target: 'floor (information)',
-    });
-  } finally {
-    raw.close();
-  }
-});
+}
 
 for (const [key, n] of [
   ['1mib', N(10, 3)],

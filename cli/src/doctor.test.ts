@@ -6,14 +6,8 @@ import { EXTENSION_ID, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
 import type { ProbeOutcome } from '../../shared/src/node/bridge/probe.js';
 import { runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
-import {
-  type CheckResult,
-  type DoctorDeps,
-  extensionIdFromKey,
-  formatReport,
-  launcherTargets,
-  runChecks,
-} from './doctor.js';
+import { type CheckResult, type DoctorDeps, extensionIdFromKey, formatReport, runChecks } from './doctor.js';
+import { launcherHome, launcherTargets } from './doctor-host-manifest.js';
 import type { BrowserSearch } from './find-browser.js';
 import { install, launcherScript, type RegistrySeam, userDataDirManifest } from './install.js';
 import { packageRoot } from './package-root.js';
@@ -199,6 +193,23 @@ describe('doctor', () => {
     expect(c?.detail).toContain("launcher's node /gone/node does not exist");
   });
 
+  it('a registered launcher that sets another XIPE_UIUX_HOME than the shell → fail naming both', async () => {
+    const other = path.join(tmp, "other home's");
+    install({
+      browser: 'chromium',
+      home: other,
+      platform: deps.platform,
+      nodePath: process.execPath,
+      entry: path.join(tmp, 'x-ipe-uiux.js'),
+      registry: noRegistry,
+      browserPresent: () => true,
+    });
+    const [c] = await failing();
+    expect(c).toMatchObject({ id: 'host_manifest', status: 'fail' });
+    expect(c?.detail).toContain(`its launcher sets XIPE_UIUX_HOME=${other}, this shell uses ${deps.home}`);
+    expect(c?.fix).toContain(`export XIPE_UIUX_HOME='${other}'`);
+  });
+
   it('token readable by others → fail with chmod 600', async () => {
     fs.chmodSync(tokenPath(deps.home), 0o644);
     const [c] = await failing();
@@ -266,6 +277,17 @@ describe('doctor', () => {
     expect(formatReport(await runChecks(deps))).toMatch(
       /\[FAIL\] workspace has x-ipe-docs\/ideas: .*\n {7}fix: /,
     );
+  });
+});
+
+describe('launcherHome', () => {
+  it('reads back the home from both launcher flavours, quotes and percents included', () => {
+    for (const windows of [false, true]) {
+      const home = windows ? 'C:\\Users\\a 100%\\x' : "/home/o'brien/x";
+      const script = launcherScript({ nodePath: '/n', entry: '/e.js', home, windows });
+      expect(launcherHome(script)).toBe(home);
+    }
+    expect(launcherHome('#!/bin/sh\nexec node x host\n')).toBeNull();
   });
 });
 

@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXTENSION_ID, EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
+import { EXTENSION_ID } from '../../shared/src/constants.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
 import { scanRuntimeDir } from '../../shared/src/node/bridge/discovery.js';
 import { type ProbeOutcome, probeHost } from '../../shared/src/node/bridge/probe.js';
+import { DOCTOR_COMMAND } from '../../shared/src/node/cli-commands.js';
+import { argsOrExit } from '../../shared/src/node/command-line.js';
 import { loadConfig } from '../../shared/src/node/config.js';
 import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { tokenPath, xipeHome } from '../../shared/src/node/paths.js';
 import { tokenFileProblem } from '../../shared/src/node/token.js';
-import { parseArgs, stringFlag, UsageError } from './args.js';
-import { BROWSERS, nativeHostsDir, type PlatformEnv } from './browsers.js';
+import type { PlatformEnv } from './browsers.js';
+import { checkHostManifests } from './doctor-host-manifest.js';
 import { BRANDED_CHROME_EXPLANATION, type BrowserSearch, findBrowser } from './find-browser.js';
-import { currentPlatform, readInstallRecord } from './install.js';
+import { currentPlatform } from './install.js';
 import { extensionDist } from './package-root.js';
 
 /**
@@ -139,97 +141,6 @@ function checkExtensionBuilt(dir: string): CheckResult {
     status: 'ok',
     detail: `${dir} (version ${String(manifest.version)}, ID ${id})`,
   };
-}
-
-/** The node and entry paths a launcher we wrote execs (sh or cmd), or null when it is not ours. */
-export function launcherTargets(script: string): { node: string; entry: string } | null {
-  // Node flags (unquoted `--name=value` words) may sit between node and the entry.
-  const sh = /^exec '((?:[^']|'\\'')*)'(?: --[\w=.-]+)* '((?:[^']|'\\'')*)' host/m.exec(script);
-  if (sh?.[1] !== undefined && sh[2] !== undefined) {
-    return { node: sh[1].replaceAll("'\\''", "'"), entry: sh[2].replaceAll("'\\''", "'") };
-  }
-  const cmd = /^"([^"]+)"(?: --[\w=.-]+)* "([^"]+)" host/m.exec(script);
-  if (cmd?.[1] !== undefined && cmd[2] !== undefined) {
-    return { node: cmd[1].replaceAll('%%', '%'), entry: cmd[2].replaceAll('%%', '%') };
-  }
-  return null;
-}
-
-/** Problems with one host manifest file; empty when it is valid. */
-export function manifestProblems(file: string, windows: boolean): string[] {
-  let m: Record<string, unknown>;
-  try {
-    m = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch (err) {
-    return [(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'not valid JSON'];
-  }
-  const problems: string[] = [];
-  if (m.name !== NATIVE_HOST_NAME)
-    problems.push(`name is ${JSON.stringify(m.name)}, not ${NATIVE_HOST_NAME}`);
-  if (m.type !== 'stdio') problems.push('type is not "stdio"');
-  const origins = Array.isArray(m.allowed_origins) ? m.allowed_origins : [];
-  if (!origins.includes(EXTENSION_ORIGIN)) {
-    problems.push(
-      `allowed_origins ${JSON.stringify(m.allowed_origins)} does not contain ${EXTENSION_ORIGIN}`,
-    );
-  }
-  const launcher = m.path;
-  if (typeof launcher !== 'string' || !path.isAbsolute(launcher)) {
-    problems.push(`path ${JSON.stringify(launcher)} is not absolute`);
-    return problems;
-  }
-  try {
-    fs.accessSync(launcher, windows ? fs.constants.R_OK : fs.constants.X_OK);
-  } catch {
-    problems.push(`launcher ${launcher} ${fs.existsSync(launcher) ? 'is not executable' : 'does not exist'}`);
-    return problems;
-  }
-  const targets = launcherTargets(fs.readFileSync(launcher, 'utf8'));
-  if (targets !== null) {
-    if (!fs.existsSync(targets.node)) problems.push(`launcher's node ${targets.node} does not exist`);
-    if (!fs.existsSync(targets.entry)) problems.push(`launcher's entry ${targets.entry} does not exist`);
-  }
-  return problems;
-}
-
-function checkHostManifests(deps: DoctorDeps): CheckResult {
-  const title = 'host manifest present and valid';
-  const windows = deps.platform.platform === 'win32';
-  const record = readInstallRecord(deps.home);
-  const files = new Map<string, string>();
-  for (const e of record.entries)
-    files.set(e.manifest, e.user_data_dir === undefined ? e.target : `profile ${e.user_data_dir}`);
-  for (const b of BROWSERS) {
-    const dir = nativeHostsDir(b, deps.platform);
-    const file = dir === null ? null : path.join(dir, `${NATIVE_HOST_NAME}.json`);
-    if (file !== null && !files.has(file) && fs.existsSync(file)) files.set(file, b);
-  }
-  if (files.size === 0) {
-    return {
-      id: 'host_manifest',
-      title,
-      status: 'fail',
-      detail: `no ${NATIVE_HOST_NAME}.json registered for any browser or profile`,
-      fix: 'Run `x-ipe-uiux install` (your own Chrome/Chromium) or `x-ipe-uiux start` (registers its own profile).',
-    };
-  }
-  const broken: string[] = [];
-  const good: string[] = [];
-  for (const [file, label] of files) {
-    const problems = manifestProblems(file, windows);
-    if (problems.length === 0) good.push(label);
-    else broken.push(`${file} (${label}): ${problems.join('; ')}`);
-  }
-  if (broken.length > 0) {
-    return {
-      id: 'host_manifest',
-      title,
-      status: 'fail',
-      detail: broken.join(' | '),
-      fix: 'Run `x-ipe-uiux install` again (add `--user-data-dir DIR` for a profile) to rewrite the manifest and launcher.',
-    };
-  }
-  return { id: 'host_manifest', title, status: 'ok', detail: `registered for ${good.join(', ')}` };
 }
 
 function checkToken(deps: DoctorDeps): CheckResult {
@@ -474,17 +385,17 @@ export function defaultDoctorDeps(workspace: string): DoctorDeps {
 }
 
 export async function runDoctor(argv: string[]): Promise<number> {
+  const args = argsOrExit(DOCTOR_COMMAND, argv);
+  if (typeof args === 'number') return args;
   try {
-    const args = parseArgs(argv, { booleans: ['json'], values: ['workspace'] });
-    if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-    const workspace = path.resolve(stringFlag(args, 'workspace') ?? process.cwd());
+    const workspace = path.resolve(args.values.workspace ?? process.cwd());
     const report = await runChecks(defaultDoctorDeps(workspace));
     process.stdout.write(
-      args.flags.has('json') ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report),
+      args.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report),
     );
     return report.ok ? 0 : 1;
   } catch (err) {
     process.stderr.write(`x-ipe-uiux doctor: ${(err as Error).message}\n`);
-    return err instanceof UsageError ? 2 : 1;
+    return 1;
   }
 }

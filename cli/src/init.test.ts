@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GUIDE_BEGIN, GUIDE_END } from './agent-guide.js';
-import { CLIENTS, type InitContext, initClients } from './init.js';
+import { CLIENTS, chooseClients, type InitContext, initClients } from './init.js';
 import { parseJsonc } from './jsonc.js';
 
 const NAME = 'x-ipe-app-and-agent-interaction';
@@ -199,5 +199,33 @@ describe('init refuses to clobber what it cannot parse', () => {
     expect(r?.error).toContain('untouched');
     expect(fs.readFileSync(ws(file), 'utf8')).toBe(content);
     expect(fs.existsSync(ws(client === 'claude' ? 'CLAUDE.md' : 'AGENTS.md'))).toBe(false);
+  });
+});
+
+describe('init without --client', () => {
+  it('asks on a terminal before writing the user-level Copilot config; anything but yes skips it', async () => {
+    const questions: string[] = [];
+    const ask = (answer: string) => async (question: string) => {
+      questions.push(question);
+      return answer;
+    };
+    expect((await chooseClients(ctx, ask('y'))).clients).toEqual(['claude', 'copilot', 'opencode']);
+    expect(questions[0]).toContain(path.join(ctx.userHome, '.copilot', 'mcp-config.json'));
+    expect(questions[0]).toMatch(/\[y\/N\] $/);
+    for (const answer of ['', 'n', 'no thanks']) {
+      const choice = await chooseClients(ctx, ask(answer));
+      expect(choice.clients).toEqual(['claude', 'opencode']);
+      expect(choice.skipped).toEqual([expect.stringContaining('copilot: skipped')]);
+    }
+  });
+
+  it('without a terminal takes the project-level clients and names the skipped one', async () => {
+    const choice = await chooseClients({ ...ctx, env: { COPILOT_HOME: '/c' } }, null);
+    expect(choice).toEqual({
+      clients: ['claude', 'opencode'],
+      skipped: [
+        'copilot: skipped (its config /c/mcp-config.json is user-level); run `x-ipe-uiux init --client copilot` to add it',
+      ],
+    });
   });
 });

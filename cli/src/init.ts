@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
 import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
+import { INIT_COMMAND } from '../../shared/src/node/cli-commands.js';
+import { argsOrExit, UsageError } from '../../shared/src/node/command-line.js';
 import { withGuide } from './agent-guide.js';
-import { parseArgs, stringFlag, UsageError } from './args.js';
 import { JsoncError, parseJsonc, setJsoncProperty } from './jsonc.js';
 import { acceptedNodeFlags, MCP_NODE_FLAGS } from './node-flags.js';
 import { cliEntry } from './package-root.js';
@@ -183,22 +184,74 @@ export function initClients(clients: readonly ClientName[], ctx: InitContext): C
   return clients.map((client) => initClient(clientTarget(client, ctx)));
 }
 
+/** Clients whose config lives in the project; the others' config is the user's, for every project. */
+export const PROJECT_CLIENTS: readonly ClientName[] = ['claude', 'opencode'];
+
+export function parseClientFlag(value: string): ClientName[] {
+  if (value === 'all') return [...CLIENTS];
+  return value.split(',').map((c) => {
+    if (!(CLIENTS as readonly string[]).includes(c)) {
+      throw new UsageError(`--client must be one of ${CLIENTS.join(', ')} or all (got '${c}')`);
+    }
+    return c as ClientName;
+  });
+}
+
+export interface ClientChoice {
+  clients: ClientName[];
+  /** Lines saying what was left out and how to add it. */
+  skipped: string[];
+}
+
+/**
+ * Without --client, init must not write a user-level config (Copilot's, shared by every project)
+ * behind the user's back: on a terminal it asks, default no; otherwise it writes the project-level
+ * clients only and says what it skipped.
+ */
+export async function chooseClients(
+  ctx: InitContext,
+  ask: ((question: string) => Promise<string>) | null,
+): Promise<ClientChoice> {
+  const copilotFile = copilotConfigFile(ctx.userHome, ctx.env);
+  if (ask !== null) {
+    const answer = await ask(
+      `Also register with Copilot CLI? That writes ${copilotFile}, a user-level file read in every project. [y/N] `,
+    );
+    if (/^y(es)?$/i.test(answer.trim())) return { clients: [...CLIENTS], skipped: [] };
+  }
+  return {
+    clients: [...PROJECT_CLIENTS],
+    skipped: [
+      `copilot: skipped (its config ${copilotFile} is user-level); run \`x-ipe-uiux init --client copilot\` to add it`,
+    ],
+  };
+}
+
+/** A one-line question on the terminal, or null when stdin or stdout is not one. */
+function terminalQuestion(): ((question: string) => Promise<string>) | null {
+  if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) return null;
+  return async (question) => {
+    const readline = await import('node:readline/promises');
+    const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return await rl.question(question);
+    } finally {
+      rl.close();
+    }
+  };
+}
+
 export async function runInit(argv: string[]): Promise<number> {
+  const args = argsOrExit(INIT_COMMAND, argv);
+  if (typeof args === 'number') return args;
   try {
-    const args = parseArgs(argv, { values: ['client', 'workspace'] });
-    const clientFlag = stringFlag(args, 'client') ?? 'all';
-    const clients: ClientName[] =
-      clientFlag === 'all'
-        ? [...CLIENTS]
-        : clientFlag.split(',').map((c) => {
-            if (!(CLIENTS as readonly string[]).includes(c)) {
-              throw new UsageError(`--client must be one of ${CLIENTS.join(', ')} or all (got '${c}')`);
-            }
-            return c as ClientName;
-          });
-    if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-    const workspace = path.resolve(stringFlag(args, 'workspace') ?? process.cwd());
-    const results = initClients(clients, currentInitContext(workspace));
+    const workspace = path.resolve(args.values.workspace ?? process.cwd());
+    const ctx = currentInitContext(workspace);
+    const choice =
+      args.values.client !== undefined
+        ? { clients: parseClientFlag(args.values.client), skipped: [] }
+        : await chooseClients(ctx, terminalQuestion());
+    const results = initClients(choice.clients, ctx);
     let refused = 0;
     for (const r of results) {
       if (r.config === 'refused') {
@@ -209,6 +262,7 @@ export async function runInit(argv: string[]): Promise<number> {
       process.stdout.write(`${r.client}: ${r.config} ${r.configFile} (server "${MCP_SERVER_NAME}")\n`);
       process.stdout.write(`${r.client}: ${r.guide} agent guide in ${r.guideFile}\n`);
     }
+    for (const line of choice.skipped) process.stdout.write(`${line}\n`);
     if (refused === 0) {
       process.stdout.write(
         'Restart the agent so it picks up the server; `x-ipe-uiux doctor` checks the browser side.\n',

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
+import { INSTALL_COMMAND, UNINSTALL_COMMAND } from '../../shared/src/node/cli-commands.js';
+import { argsOrExit, UsageError } from '../../shared/src/node/command-line.js';
 import { registerWorkspace } from '../../shared/src/node/config.js';
 import { binDir, xipeHome } from '../../shared/src/node/paths.js';
 import { ensureToken, readToken } from '../../shared/src/node/token.js';
-import { type ParsedArgs, parseArgs, stringFlag, UsageError } from './args.js';
 import {
   BROWSERS,
   type BrowserName,
@@ -303,8 +304,8 @@ export function browserPresentOn(p: PlatformEnv): (browser: BrowserName) => bool
   };
 }
 
-function parseBrowserFlag(args: ParsedArgs): BrowserName | 'all' {
-  const browser = stringFlag(args, 'browser') ?? 'all';
+function parseBrowserFlag(value: string | undefined): BrowserName | 'all' {
+  const browser = value ?? 'all';
   if (browser !== 'all' && !isBrowserName(browser)) {
     throw new UsageError(`--browser must be one of ${BROWSERS.join(', ')} or all (got '${browser}')`);
   }
@@ -312,12 +313,13 @@ function parseBrowserFlag(args: ParsedArgs): BrowserName | 'all' {
 }
 
 export async function runInstall(argv: string[]): Promise<number> {
+  const args = argsOrExit(INSTALL_COMMAND, argv);
+  if (typeof args === 'number') return args;
   try {
-    const args = parseArgs(argv, { values: ['browser', 'user-data-dir', 'workspace'] });
-    const browser = parseBrowserFlag(args);
+    const browser = parseBrowserFlag(args.values.browser);
     const platform = currentPlatform();
-    const userDataDirFlag = stringFlag(args, 'user-data-dir');
-    const workspaceFlag = stringFlag(args, 'workspace');
+    const userDataDirFlag = args.values['user-data-dir'];
+    const workspaceFlag = args.values.workspace;
     const report = install({
       browser,
       ...(userDataDirFlag !== undefined ? { userDataDir: userDataDirFlag } : {}),
@@ -349,10 +351,11 @@ export async function runInstall(argv: string[]): Promise<number> {
 }
 
 export async function runUninstall(argv: string[]): Promise<number> {
+  const args = argsOrExit(UNINSTALL_COMMAND, argv);
+  if (typeof args === 'number') return args;
   try {
-    const args = parseArgs(argv, { values: ['browser', 'user-data-dir'] });
-    const browser = parseBrowserFlag(args);
-    const userDataDirFlag = stringFlag(args, 'user-data-dir');
+    const browser = parseBrowserFlag(args.values.browser);
+    const userDataDirFlag = args.values['user-data-dir'];
     const report = uninstall({
       home: xipeHome(),
       registry: windowsRegistry,

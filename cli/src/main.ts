@@ -2,32 +2,32 @@
  * `x-ipe-uiux <command>`: the composition root. Each process entry is loaded lazily so the native
  * host never pays for loading the MCP SDK and vice versa.
  */
-const USAGE = `Usage: x-ipe-uiux <command> [options]
+import { CLI_COMMANDS, HOST_COMMAND } from '../../shared/src/node/cli-commands.js';
+import { commandHelp } from '../../shared/src/node/command-line.js';
 
-Commands:
-  start [--workspace DIR] [--headless] [--user-data-dir DIR] [--timeout SECONDS] [URL]
-                                               Launch Chromium with the extension, host and toolbar ready
-  install [--browser B] [--user-data-dir DIR] [--workspace DIR]
-                                               Register the native host with a browser
-  uninstall [--browser B] [--user-data-dir DIR]
-                                               Remove what install wrote
-  init [--client claude|copilot|opencode|all] [--workspace DIR]
-                                               Register the MCP server with coding agents
-  doctor [--json] [--workspace DIR]            Check every link and say how to fix what is broken
-  save [--data-file F | --data JSON] [--workspace DIR] [--format json|text]
-                                               Save reference data into an idea (stdin by default; no browser needed)
-  mcp [--workspace DIR] [--http PORT]          The MCP server: stdio (started by agents), or
-                                               Streamable HTTP on 127.0.0.1:PORT with the bearer token
-  host                                         The native-messaging host (started by the browser)
-
-Environment: XIPE_UIUX_HOME (per-user state), CHROME_PATH (browser), XIPE_UIUX_LOG_LEVEL,
-  XIPE_UIUX_TOOL_TIMEOUT_MS (MCP tool time limit, default 30000).
-`;
+function usage(): string {
+  const width = Math.max(...CLI_COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    'Usage: x-ipe-uiux <command> [options]   (x-ipe-uiux <command> --help for its options)',
+    '',
+    'Commands:',
+    ...CLI_COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Environment: XIPE_UIUX_HOME (per-user state), CHROME_PATH (browser), XIPE_UIUX_LOG_LEVEL,',
+    '  XIPE_UIUX_TOOL_TIMEOUT_MS (MCP tool time limit, default 30000).',
+    '',
+  ].join('\n');
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'host': {
+      // The browser passes its own arguments (origin, --parent-window=N): only an explicit help is ours.
+      if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+        process.stdout.write(commandHelp(HOST_COMMAND));
+        return 0;
+      }
       const { runHost } = await import('../../native-host/src/main.js');
       return runHost(rest);
     }
@@ -64,10 +64,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(USAGE);
+      process.stdout.write(usage());
       return command === undefined ? 1 : 0;
     default:
-      process.stderr.write(`x-ipe-uiux: unknown command '${command}'\n\n${USAGE}`);
+      process.stderr.write(`x-ipe-uiux: unknown command '${command}'\n\n${usage()}`);
       return 2;
   }
 }

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ErrorPayload, invalidInput, toErrorPayload, XipeError } from '../../shared/src/errors.js';
+import { SAVE_COMMAND } from '../../shared/src/node/cli-commands.js';
+import { commandHelp, parseCommand, UsageError } from '../../shared/src/node/command-line.js';
 import { payloadLimit } from '../../shared/src/node/config.js';
 import { payloadTooLarge, saveReference } from '../../shared/src/node/idea-store/index.js';
 import { xipeHome } from '../../shared/src/node/paths.js';
 import type { SaveResult } from '../../shared/src/reference-data.js';
 import { makeIssue } from '../../shared/src/validation-issues.js';
-import { parseArgs, stringFlag, UsageError } from './args.js';
 
 /**
  * `x-ipe-uiux save`: save_uiux_reference for scripts and agents without MCP. Reads reference data
@@ -16,17 +17,7 @@ import { parseArgs, stringFlag, UsageError } from './args.js';
  * input, unreadable file, invalid JSON, bad flags).
  */
 
-export const SAVE_USAGE = `Usage: x-ipe-uiux save [--data-file FILE | --data JSON] [--workspace DIR] [--format json|text]
-
-Saves UI/UX reference data (the save_uiux_reference arguments, as one JSON object) as a new session
-of x-ipe-docs/ideas/<idea_folder>/uiux-references/ in the workspace (default: the current
-directory). Without --data-file or --data, the JSON is read from stdin. No browser is needed.
-
-Exit status: 0 saved, 1 refused (VALIDATION_ERROR, IDEA_NOT_FOUND, PAYLOAD_TOO_LARGE, WRITE_ERROR,
-TIMEOUT), 2 bad usage (no input, unreadable file, invalid JSON, unknown option).
-`;
-
-/** The options, named as on the command line (the shape a `node:util` parseArgs spec yields). */
+/** The options, named as on the command line (SAVE_COMMAND in shared/src/node/cli-commands.ts). */
 export interface SaveCommandOptions {
   'data-file'?: string;
   data?: string;
@@ -54,28 +45,19 @@ function badUsage(err: XipeError): XipeError {
 }
 
 export async function runSave(argv: string[], io: SaveIo = processIo()): Promise<number> {
-  let options: SaveCommandOptions;
+  let parsed: ReturnType<typeof parseCommand<typeof SAVE_COMMAND.options>>;
   try {
-    const args = parseArgs(argv, {
-      booleans: ['help'],
-      values: ['data-file', 'data', 'workspace', 'format'],
-    });
-    if (args.flags.has('help')) {
-      io.stdout(SAVE_USAGE);
-      return 0;
-    }
-    if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-    options = {};
-    for (const name of ['data-file', 'data', 'workspace', 'format'] as const) {
-      const value = stringFlag(args, name);
-      if (value !== undefined) options[name] = value;
-    }
+    parsed = parseCommand(SAVE_COMMAND, argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    io.stderr(`x-ipe-uiux save: ${err.message}\n\n${SAVE_USAGE}`);
+    io.stderr(`x-ipe-uiux save: ${err.message}\nRun \`x-ipe-uiux save --help\` for usage.\n`);
     return 2;
   }
-  return saveCommand(options, io);
+  if (parsed.help) {
+    io.stdout(commandHelp(SAVE_COMMAND));
+    return 0;
+  }
+  return saveCommand(parsed.values, io);
 }
 
 export async function saveCommand(options: SaveCommandOptions, io: SaveIo): Promise<number> {

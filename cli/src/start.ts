@@ -5,9 +5,10 @@ import { COMMANDS, type CommandSpec } from '../../shared/src/commands/index.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
 import { scanRuntimeDir } from '../../shared/src/node/bridge/discovery.js';
 import { probeHost } from '../../shared/src/node/bridge/probe.js';
+import { START_COMMAND } from '../../shared/src/node/cli-commands.js';
+import { argsOrExit } from '../../shared/src/node/command-line.js';
 import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { logsDir, readToken, xipeHome } from '../../shared/src/node/index.js';
-import { parseArgs, stringFlag, UsageError } from './args.js';
 import { ensureDemoWorkspace, type StaticServer, serveDirectory } from './demo.js';
 import { BRANDED_CHROME_EXPLANATION, type BrowserCandidate, findBrowser } from './find-browser.js';
 import { browserPresentOn, currentPlatform, install, windowsRegistry } from './install.js';
@@ -112,19 +113,39 @@ export async function openToolbarOnPage(
   return `could not open the toolbar automatically (${why}); click the X-IPE UI/UX Reference icon instead`;
 }
 
+/** What the user can run instead when there is no display (npm swallows `npm start --headless`). */
+export const HEADLESS_HINT =
+  'run headless: `x-ipe-uiux start --headless`, from a clone `npm run start:headless` ' +
+  '(or `npm start -- --headless`: npm keeps the options before `--` for itself)';
+
+/** What Chromium logs when it has no display to open a window on (then it exits). */
+const NO_DISPLAY = /Missing X server or \$DISPLAY/;
+
+/** The explanation for a browser that has no display, or null when its log does not say so. */
+export function noDisplayProblem(logSinceStart: string): string | null {
+  return NO_DISPLAY.test(logSinceStart)
+    ? `the browser cannot open a window: there is no display (Chromium says "Missing X server or $DISPLAY"). On a machine without one (SSH, CI, a container) ${HEADLESS_HINT}.`
+    : null;
+}
+
+/**
+ * Why the browser exited before the extension connected, from what it wrote to its log during
+ * this start. A missing display is the usual first-run failure over SSH, in CI or a container.
+ */
+export function explainBrowserExit(exit: string, logSinceStart: string, logFile: string): string {
+  return noDisplayProblem(logSinceStart) ?? `${exit}; see ${logFile}`;
+}
+
+/** Signals that stop `start` (and with it the browser and the host): SIGHUP is a closed terminal. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 function describe(c: BrowserCandidate): string {
   return `${c.version ?? c.kind} (${c.path})`;
 }
 
 export async function runStart(argv: string[]): Promise<number> {
-  let args: ReturnType<typeof parseArgs>;
-  try {
-    args = parseArgs(argv, { booleans: ['headless'], values: ['workspace', 'user-data-dir', 'timeout'] });
-    if (args.positionals.length > 1) throw new UsageError('give at most one URL');
-  } catch (err) {
-    process.stderr.write(`x-ipe-uiux start: ${(err as Error).message}\n`);
-    return 2;
-  }
+  const args = argsOrExit(START_COMMAND, argv);
+  if (typeof args === 'number') return args;
   const out = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
@@ -132,8 +153,15 @@ export async function runStart(argv: string[]): Promise<number> {
     process.stderr.write(`x-ipe-uiux start: ${message}\n`);
     return 1;
   };
-  const headless = args.flags.has('headless');
-  const timeoutMs = Number(stringFlag(args, 'timeout') ?? CONNECT_TIMEOUT_MS / 1000) * 1000;
+  // `npm start --headless` hands the option to npm, which passes it on only as npm_config_headless.
+  const npmSwallowed = args.values.headless !== true && process.env.npm_config_headless === 'true';
+  if (npmSwallowed) {
+    process.stderr.write(
+      'x-ipe-uiux start: npm kept --headless for itself (`npm start --headless`); running headless anyway. Next time: `npm run start:headless`.\n',
+    );
+  }
+  const headless = args.values.headless === true || npmSwallowed;
+  const timeoutMs = Number(args.values.timeout ?? CONNECT_TIMEOUT_MS / 1000) * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     process.stderr.write('x-ipe-uiux start: --timeout takes a number of seconds\n');
     return 2;
@@ -164,14 +192,14 @@ export async function runStart(argv: string[]): Promise<number> {
     );
   }
 
-  const profileDir = path.resolve(stringFlag(args, 'user-data-dir') ?? defaultProfileDir(home));
+  const profileDir = path.resolve(args.values['user-data-dir'] ?? defaultProfileDir(home));
   const holder = profileLockHolder(profileDir);
   if (holder !== null) {
     return fail(
       `a browser (pid ${holder}) already uses the profile ${profileDir}; close it, or pass --user-data-dir for another profile`,
     );
   }
-  const workspaceFlag = stringFlag(args, 'workspace');
+  const workspaceFlag = args.values.workspace;
   const workspace =
     workspaceFlag !== undefined ? path.resolve(workspaceFlag) : ensureDemoWorkspace(home, root).dir;
 
@@ -189,6 +217,7 @@ export async function runStart(argv: string[]): Promise<number> {
     await server?.close();
   };
 
+  const stop = listenForStop();
   try {
     const report = install({
       browser: 'chromium',
@@ -212,6 +241,7 @@ export async function runStart(argv: string[]): Promise<number> {
     const logFile = path.join(logsDir(home), 'browser.log');
     fs.mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
     const log = fs.openSync(logFile, 'a', 0o600);
+    const logStart = fs.fstatSync(log).size;
     const since = Date.now() - 1_000;
     const launched = spawn(
       browser.path,
@@ -231,36 +261,34 @@ export async function runStart(argv: string[]): Promise<number> {
       browserExit = `could not start ${browser.path}: ${err.message}`;
     });
     launched.once('exit', (code, signal) => {
-      browserExit ??= `the browser exited (${signal ?? `code ${code}`}) before the extension connected; see ${logFile}`;
+      browserExit ??= explainBrowserExit(
+        `the browser exited (${signal ?? `code ${code}`}) before the extension connected`,
+        readFrom(logFile, logStart),
+        logFile,
+      );
     });
     out(
       `Starting ${describe(browser)}${headless ? ' headless' : ''} with the extension from ${extensionDir}`,
     );
 
-    let interrupted: string | null = null;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      interrupted = signal;
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
     const deadline = Date.now() + timeoutMs;
     const connected = await waitForConnectedHost({
       home,
       token: report.token,
       since,
       stop: () =>
-        interrupted !== null
-          ? `interrupted by ${interrupted}`
+        stop.received !== null
+          ? `interrupted by ${stop.received}`
           : (browserExit ??
+            // Said at once, even while a slow machine has not reaped the browser yet.
+            (headless ? null : noDisplayProblem(readFrom(logFile, logStart))) ??
             (Date.now() > deadline
               ? `the extension did not connect within ${Math.round(timeoutMs / 1000)} s; run \`x-ipe-uiux doctor --workspace '${workspace}'\` (browser log: ${logFile})`
               : null)),
     });
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     if ('stopped' in connected) {
       await cleanup();
-      return interrupted !== null ? 130 : fail(connected.stopped);
+      return stop.received !== null ? 130 : fail(connected.stopped);
     }
 
     const toolbar = await openToolbarOnPage(connected.descriptor, readToken(home) ?? report.token, url);
@@ -274,27 +302,74 @@ export async function runStart(argv: string[]): Promise<number> {
     out(`  - Toolbar: ${toolbar}.`);
     out('  - Agents: run `x-ipe-uiux init --client all` in your project to register the MCP server.');
     out(`  - Trouble: \`x-ipe-uiux doctor --workspace '${workspace}'\` checks every link.`);
-    out(headless ? 'Stop with Ctrl+C (SIGINT) or SIGTERM.' : 'Close the browser or press Ctrl+C to stop.');
+    out(
+      headless
+        ? 'Stop with Ctrl+C (SIGINT), SIGTERM or SIGHUP.'
+        : 'Close the browser, press Ctrl+C or close this terminal to stop.',
+    );
     if (headless) out(`ready: extension connected (host pid ${connected.host.pid})`);
 
-    const reason = await new Promise<string>((resolve) => {
-      const done = (why: string): void => {
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
-        resolve(why);
-      };
-      const onInt = (): void => done('SIGINT');
-      const onTerm = (): void => done('SIGTERM');
-      process.once('SIGINT', onInt);
-      process.once('SIGTERM', onTerm);
-      if (launched.exitCode !== null || launched.signalCode !== null) done('browser exited');
-      else launched.once('exit', () => done('browser exited'));
-    });
+    const reason = await Promise.race([
+      stop.next,
+      new Promise<string>((resolve) => {
+        if (launched.exitCode !== null || launched.signalCode !== null) resolve('browser exited');
+        else launched.once('exit', () => resolve('browser exited'));
+      }),
+    ]);
     await cleanup();
     out(`stopped (${reason})`);
     return 0;
   } catch (err) {
     await cleanup();
     return fail((err as Error).message);
+  } finally {
+    stop.dispose();
+  }
+}
+
+/**
+ * The stop signals, listened to from before the browser starts until `start` returns: a signal
+ * must never find a moment without our handler (its default ends the process and orphans the
+ * browser), nor a second one interrupt the cleanup the first began.
+ */
+function listenForStop(): {
+  received: NodeJS.Signals | null;
+  next: Promise<NodeJS.Signals>;
+  dispose(): void;
+} {
+  let resolveNext: (signal: NodeJS.Signals) => void = () => {};
+  const state = {
+    received: null as NodeJS.Signals | null,
+    next: new Promise<NodeJS.Signals>((resolve) => {
+      resolveNext = resolve;
+    }),
+    dispose: () => {
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    },
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    state.received ??= signal;
+    resolveNext(signal);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  return state;
+}
+
+/** What a log file gained since `offset` (bounded: the last 64 KiB of it). */
+function readFrom(file: string, offset: number): string {
+  try {
+    const size = fs.statSync(file).size;
+    const start = Math.max(offset, size - 64 * 1024);
+    if (size <= start) return '';
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(size - start);
+      fs.readSync(fd, buffer, 0, buffer.length, start);
+      return buffer.toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
   }
 }

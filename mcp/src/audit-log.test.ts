@@ -166,4 +166,28 @@ describe('every tool call is audited by the server, without payloads', () => {
       },
     ]);
   });
+
+  it('records a call the client cancelled as cancelled, not ok', async () => {
+    const bridge = new FakeBridge([{ info: hostInfo(10, 'chromium-a'), answer: () => null }]);
+    const audit = createAuditLog({ file: auditLogPath(dir) });
+    const server = createServer({ bridge, workspace: dir, logger: silentLogger(), audit });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test', version: '0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const controller = new AbortController();
+    const call = client
+      .callTool({ name: 'wait_for_captures', arguments: { timeout_ms: 60_000 } }, undefined, {
+        signal: controller.signal,
+      })
+      .catch((e: unknown) => e);
+    await expect.poll(() => bridge.captureWaits.length).toBe(1);
+    controller.abort('the user pressed Esc');
+    expect(await call).toBeInstanceOf(Error);
+    await expect.poll(() => fs.readFileSync(auditLogPath(dir), 'utf8')).toMatch(/wait_for_captures/);
+    await client.close();
+    await server.close();
+    expect(entries(auditLogPath(dir))).toEqual([
+      expect.objectContaining({ tool: 'wait_for_captures', outcome: 'cancelled' }),
+    ]);
+  });
 });

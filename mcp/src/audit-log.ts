@@ -13,7 +13,8 @@ export interface AuditEntry {
   /** Only the fields of AUDIT_TARGET_FIELDS that the call gave, as plain values. */
   target: AuditTarget;
   duration_ms: number;
-  outcome: 'ok' | 'error';
+  /** `cancelled`: the client cancelled the call (or went away) before it answered. */
+  outcome: 'ok' | 'error' | 'cancelled';
   /** The contract's error code when outcome is `error`. */
   error_code?: string;
   /** The MCP session (Streamable HTTP only). */

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { BRIDGE_MAX_FRAME_BYTES } from '../../shared/src/constants.js';
+import { MCP_COMMAND } from '../../shared/src/node/cli-commands.js';
+import { commandHelp, parseCommand, UsageError, usageFailure } from '../../shared/src/node/command-line.js';
 import { type Config, loadConfig } from '../../shared/src/node/config.js';
 import { createLogger, type Logger } from '../../shared/src/node/logger.js';
 import { logsDir, tokenPath, xipeHome } from '../../shared/src/node/paths.js';
@@ -7,44 +9,54 @@ import { ensureToken } from '../../shared/src/node/token.js';
 import { auditLogPath, createAuditLog } from './audit-log.js';
 import { createBridgeClient } from './bridge-client/client.js';
 import type { HttpServerHandle } from './http-transport.js';
+import { ProtocolGuard } from './protocol-guard.js';
 import { watchIdeas } from './resources/ideas-watcher.js';
-import { createServer, type ServerDeps, settleToolCalls } from './server.js';
+import { createServer, type ServerDeps } from './server.js';
 import { LinearStdioServerTransport } from './stdio-transport.js';
 import { timeoutSettings } from './timeouts.js';
 
-const USAGE = 'Usage: x-ipe-uiux mcp [--workspace DIR] [--http PORT]\n';
-
-/** How long tool calls still running at shutdown may take to answer. */
+/** How long requests still running at shutdown may take to answer. */
 const STOP_GRACE_MS = 5_000;
+
+/** HTTP sessions nobody used for this long are closed (a client that never sent DELETE). */
+export const DEFAULT_IDLE_TIMEOUT_S = 30 * 60;
 
 export interface McpArgs {
   workspace: string;
-  /** Serve Streamable HTTP on 127.0.0.1:PORT (0 = any free port) instead of stdio. */
-  http?: number;
+  /** Serve Streamable HTTP instead of stdio. */
+  http?: {
+    /** 0 = any free port. */
+    port: number;
+    /** The token as a path segment instead of a header (clients that cannot send headers). */
+    tokenInPath: boolean;
+    idleTimeoutMs: number;
+  };
 }
 
-/** Parses `[--workspace DIR] [--http PORT]`; the workspace defaults to the cwd and is made absolute. */
-export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
-  let workspace = cwd;
-  let http: number | undefined;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? '';
-    if (arg === '--workspace' || arg.startsWith('--workspace=')) {
-      const value = arg === '--workspace' ? argv[++i] : arg.slice('--workspace='.length);
-      if (value === undefined || value === '') throw new Error('--workspace needs a directory');
-      workspace = value;
-    } else if (arg === '--http' || arg.startsWith('--http=')) {
-      const value = arg === '--http' ? argv[++i] : arg.slice('--http='.length);
-      const port = Number(value);
-      if (value === undefined || !/^\d+$/.test(value) || port > 65_535) {
-        throw new Error('--http needs a port number (0-65535; 0 picks a free one)');
-      }
-      http = port;
-    } else {
-      throw new Error(`unknown argument '${arg}'`);
+/** The validated options; the workspace defaults to the cwd and is made absolute. */
+export function parseMcpArgs(argv: readonly string[], cwd = process.cwd()): McpArgs | 'help' {
+  const parsed = parseCommand(MCP_COMMAND, argv);
+  if (parsed.help) return 'help';
+  const { values } = parsed;
+  const workspace = path.resolve(cwd, values.workspace ?? cwd);
+  if (values.http === undefined) {
+    for (const name of ['token-in-path', 'idle-timeout'] as const) {
+      if (values[name] !== undefined) throw new UsageError(`--${name} only applies with --http PORT`);
     }
+    return { workspace };
   }
-  return { workspace: path.resolve(cwd, workspace), ...(http !== undefined ? { http } : {}) };
+  const port = Number(values.http);
+  if (!/^\d+$/.test(values.http) || port > 65_535) {
+    throw new UsageError('--http needs a port number (0-65535; 0 picks a free one)');
+  }
+  const idle = Number(values['idle-timeout'] ?? DEFAULT_IDLE_TIMEOUT_S);
+  if (!Number.isFinite(idle) || idle <= 0) {
+    throw new UsageError('--idle-timeout needs a number of seconds greater than 0');
+  }
+  return {
+    workspace,
+    http: { port, tokenInPath: values['token-in-path'] === true, idleTimeoutMs: Math.round(idle * 1000) },
+  };
 }
 
 /**
@@ -53,12 +65,15 @@ export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
  * resolves (exit 0) when stdin closes or on SIGTERM/SIGINT; over HTTP on SIGTERM/SIGINT.
  */
 export async function runMcp(argv: string[]): Promise<number> {
-  let args: McpArgs;
+  let args: McpArgs | 'help';
   try {
     args = parseMcpArgs(argv);
   } catch (err) {
-    process.stderr.write(`x-ipe-uiux mcp: ${(err as Error).message}\n${USAGE}`);
-    return 2;
+    return usageFailure(MCP_COMMAND, err);
+  }
+  if (args === 'help') {
+    process.stdout.write(commandHelp(MCP_COMMAND));
+    return 0;
   }
   const { workspace } = args;
   const home = xipeHome();
@@ -88,9 +103,10 @@ async function serveStdio(deps: ServerDeps, info: { workspace: string; home: str
   // Linear-time line splitting (the SDK's reader is quadratic in the message size: ~2 s for one
   // 10 MiB save), capped at the bridge frame limit so an oversized save gets PAYLOAD_TOO_LARGE
   // instead of a closed session.
-  const transport = new LinearStdioServerTransport(process.stdin, process.stdout, {
+  const stdio = new LinearStdioServerTransport(process.stdin, process.stdout, {
     maxMessageBytes: BRIDGE_MAX_FRAME_BYTES,
   });
+  const transport = new ProtocolGuard(stdio);
   const done = new Promise<string>((resolve) => {
     transport.onclose = () => resolve('transport closed');
     process.stdin.once('end', () => resolve('stdin closed'));
@@ -105,14 +121,19 @@ async function serveStdio(deps: ServerDeps, info: { workspace: string; home: str
   const reason = await done;
   logger.info('mcp server stopping', { reason });
   // A client may write its requests and close stdin at once: answer what is still running first.
-  await settleToolCalls(server, STOP_GRACE_MS);
+  await transport.settled(STOP_GRACE_MS);
   await server.close().catch(() => {});
   // Let the process exit even if the client left stdin open (SIGTERM case).
   process.stdin.destroy();
   return 0;
 }
 
-async function serveHttp(port: number, home: string, deps: ServerDeps): Promise<number> {
+async function serveHttp(
+  http: NonNullable<McpArgs['http']>,
+  home: string,
+  deps: ServerDeps,
+): Promise<number> {
+  const { port } = http;
   const { logger } = deps;
   let token: string;
   try {
@@ -136,15 +157,27 @@ async function serveHttp(port: number, home: string, deps: ServerDeps): Promise<
       logger,
       createSession: () => createServer(deps),
       maxBodyBytes: BRIDGE_MAX_FRAME_BYTES,
+      tokenInPath: http.tokenInPath,
+      idleTimeoutMs: http.idleTimeoutMs,
     });
   } catch (err) {
     process.stderr.write(`x-ipe-uiux mcp: cannot listen on 127.0.0.1:${port}: ${(err as Error).message}\n`);
     return 1;
   }
   process.stderr.write(
-    `x-ipe-uiux mcp: listening on ${handle.url} (send "Authorization: Bearer <contents of ${tokenPath(home)}>")\n`,
+    http.tokenInPath
+      ? `x-ipe-uiux mcp: listening on ${handle.url} (the path holds a secret: keep this URL private like a password)\n`
+      : `x-ipe-uiux mcp: listening on ${handle.url} (send "Authorization: Bearer <contents of ${tokenPath(home)}>")\n`,
   );
-  logger.info('mcp server started', { workspace: deps.workspace, home, transport: 'http', url: handle.url });
+  // The log gets the port, never a URL that may hold the path secret.
+  logger.info('mcp server started', {
+    workspace: deps.workspace,
+    home,
+    transport: 'http',
+    port: handle.port,
+    token_in_path: http.tokenInPath,
+    idle_timeout_ms: http.idleTimeoutMs,
+  });
   const reason = await new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));

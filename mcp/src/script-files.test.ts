@@ -62,6 +62,29 @@ describe('ScriptFiles', () => {
     expect(read).toHaveBeenCalledTimes(1);
   });
 
+  it('reads a recent file again and compares bytes: a rewrite under the same stat is seen', () => {
+    const files = new ScriptFiles();
+    const file = scriptFile(tempDir(), 'a.js', 'return 1;', 0);
+    const stat = fs.statSync(file, { bigint: true });
+    const first = files.readSync(file, stat, 1000);
+    expect(files.readSync(file, stat, 1000)).toEqual(first);
+    // Same size, and the same stat as far as the cache can tell: only the bytes differ.
+    fs.writeFileSync(file, 'return 2;');
+    expect(files.readSync(file, stat, 1000)).toEqual({ code: 'return 2;', sha256: sha('return 2;') });
+  });
+
+  it('trusts a recent file on its stat once a read is past the racy window', () => {
+    const files = new ScriptFiles();
+    const file = scriptFile(tempDir(), 'a.js', 'return 1;', 0);
+    const stat = fs.statSync(file, { bigint: true });
+    files.readSync(file, stat, 1000);
+    vi.spyOn(Date, 'now').mockReturnValue(Math.ceil(fs.statSync(file).ctimeMs) + 10_000);
+    files.readSync(file, stat, 1000); // read again, bytes equal, now settled
+    const read = vi.spyOn(fs, 'readFileSync');
+    expect(files.readSync(file, stat, 1000)).toEqual({ code: 'return 1;', sha256: sha('return 1;') });
+    expect(read).not.toHaveBeenCalled();
+  });
+
   it('hashes only texts up to the given length', () => {
     const files = new ScriptFiles();
     const file = scriptFile(tempDir(), 'a.js', 'return 12345;', 60_000);

@@ -6,8 +6,12 @@ import fs from 'node:fs';
  * and timestamps are unchanged: an agent re-running the same file skips the read, the UTF-8 decode
  * and the SHA-256 (about 0.25 ms of a ~9 ms call for 24 KB with the server's no-optimizer flags).
  *
- * A file whose mtime is within RACY_MS of the moment it was read is not kept (git's "racily
- * clean" rule): a same-size rewrite inside one timestamp tick would otherwise look unchanged.
+ * A file whose mtime is within RACY_MS of the moment it was read is not trusted on its stat alone
+ * (git's "racily clean" rule): a same-size rewrite inside one timestamp tick would look unchanged.
+ * Such an entry keeps the bytes it was read from, and the next call with the same stat reads the
+ * file again and compares bytes: the decode and the hash are skipped when they are equal (an
+ * agent typically writes a script and runs it at once, and again within seconds). Once a read is
+ * RACY_MS past the file's timestamps the entry is trusted and its bytes are dropped.
  */
 const MAX_ENTRIES = 8;
 const MAX_BYTES = 1024 * 1024;
@@ -21,6 +25,8 @@ interface Entry {
   ctimeNs: bigint;
   code: string;
   sha256: string | undefined;
+  /** What the file held when last read while its timestamps were recent; null once trusted. */
+  bytes: Buffer | null;
 }
 
 export interface ScriptFile {
@@ -39,35 +45,62 @@ export class ScriptFiles {
    */
   readSync(filePath: string, stat: fs.BigIntStats, hashUpToChars: number): ScriptFile {
     const known = this.entries.get(filePath);
-    if (known !== undefined && sameFile(known, stat)) {
+    const same = known !== undefined && sameFile(known, stat) ? known : undefined;
+    if (same?.bytes === null) {
       this.entries.delete(filePath); // re-insert: the map's order is least recently used first
-      this.entries.set(filePath, known);
-      return { code: known.code, sha256: known.sha256 };
+      this.entries.set(filePath, same);
+      return { code: same.code, sha256: hashOf(same, hashUpToChars) };
     }
-    const code = fs.readFileSync(filePath, 'utf8');
-    const sha256 =
-      code.length <= hashUpToChars ? createHash('sha256').update(code, 'utf8').digest('hex') : undefined;
+    const bytes = fs.readFileSync(filePath);
+    if (same !== undefined && same.bytes !== null && bytes.equals(same.bytes)) {
+      this.keep(filePath, stat, same.code, hashOf(same, hashUpToChars), bytes);
+      return { code: same.code, sha256: same.sha256 };
+    }
+    const code = bytes.toString('utf8');
+    const sha256 = hashOf({ code, sha256: undefined }, hashUpToChars);
+    this.keep(filePath, stat, code, sha256, bytes);
+    return { code, sha256 };
+  }
+
+  /** Keeps (or refreshes) the entry for text just read from `bytes`, most recent last. */
+  private keep(
+    filePath: string,
+    stat: fs.BigIntStats,
+    code: string,
+    sha256: string | undefined,
+    bytes: Buffer,
+  ): void {
+    this.entries.delete(filePath);
+    if (stat.size > BigInt(MAX_BYTES)) return;
     const readAtNs = BigInt(Date.now()) * 1_000_000n;
     const settled =
       stat.mtimeNs < readAtNs - RACY_MS * 1_000_000n && stat.ctimeNs < readAtNs - RACY_MS * 1_000_000n;
-    this.entries.delete(filePath);
-    if (settled && stat.size <= BigInt(MAX_BYTES)) {
-      this.entries.set(filePath, {
-        dev: stat.dev,
-        ino: stat.ino,
-        size: stat.size,
-        mtimeNs: stat.mtimeNs,
-        ctimeNs: stat.ctimeNs,
-        code,
-        sha256,
-      });
-      for (const oldest of this.entries.keys()) {
-        if (this.entries.size <= MAX_ENTRIES) break;
-        this.entries.delete(oldest);
-      }
+    this.entries.set(filePath, {
+      dev: stat.dev,
+      ino: stat.ino,
+      size: stat.size,
+      mtimeNs: stat.mtimeNs,
+      ctimeNs: stat.ctimeNs,
+      code,
+      sha256,
+      bytes: settled ? null : bytes,
+    });
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= MAX_ENTRIES) break;
+      this.entries.delete(oldest);
     }
-    return { code, sha256 };
   }
+}
+
+/** The entry's hash, computed now if it has none and the caller wants it (kept on the entry). */
+function hashOf(
+  entry: { code: string; sha256: string | undefined },
+  hashUpToChars: number,
+): string | undefined {
+  if (entry.sha256 === undefined && entry.code.length <= hashUpToChars) {
+    entry.sha256 = createHash('sha256').update(entry.code, 'utf8').digest('hex');
+  }
+  return entry.sha256;
 }
 
 function sameFile(entry: Entry, stat: fs.BigIntStats): boolean {

@@ -59,7 +59,7 @@ describe('LineSplitter', () => {
 });
 
 describe('LinearStdioServerTransport', () => {
-  it('parses JSON-RPC messages, reports garbage as errors and writes one line per message', async () => {
+  it('parses JSON-RPC messages, answers a line that is not JSON with -32700 and writes one line per message', async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const t = new LinearStdioServerTransport(stdin, stdout, { maxMessageBytes: 1024 });
@@ -72,6 +72,9 @@ describe('LinearStdioServerTransport', () => {
     await new Promise((r) => setImmediate(r));
     expect(messages).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
     expect(errors).toHaveLength(1);
+    expect(stdout.read()?.toString()).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the line is not JSON"}}\n',
+    );
     await t.send({ jsonrpc: '2.0', id: 1, result: {} });
     expect(stdout.read()?.toString()).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
     let closed = false;
@@ -80,5 +83,24 @@ describe('LinearStdioServerTransport', () => {
     };
     await t.close();
     expect(closed).toBe(true);
+  });
+
+  it('hands a JSON array to onbatch (the guard decides) and writes a batch answer as one line', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const t = new LinearStdioServerTransport(stdin, stdout, { maxMessageBytes: 1024 });
+    const batches: unknown[][] = [];
+    t.onbatch = (items) => batches.push(items);
+    await t.start();
+    stdin.write('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"}]\n');
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([
+      [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', method: 'n' },
+      ],
+    ]);
+    await t.sendBatch([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    expect(stdout.read()?.toString()).toBe('[{"jsonrpc":"2.0","id":1,"result":{}}]\n');
   });
 });

@@ -60,6 +60,7 @@ export class LinearStdioServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  onbatch?: (items: unknown[]) => void;
 
   private readonly splitter: LineSplitter;
   private started = false;
@@ -83,11 +84,22 @@ export class LinearStdioServerTransport implements Transport {
     }
     for (const line of lines) {
       if (line.trim() === '') continue;
+      let value: unknown;
       try {
-        this.onmessage?.(jsonRpcEnvelope(JSON.parse(line)));
+        value = JSON.parse(line);
       } catch (err) {
+        // JSON-RPC: unparseable input is answered (-32700, id null), never dropped in silence.
         this.onerror?.(err as Error);
+        this.write({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: 'Parse error: the line is not JSON' },
+        });
+        continue;
       }
+      // Which messages are valid (and whether a batch is allowed) is the protocol guard's call.
+      if (Array.isArray(value) && this.onbatch !== undefined) this.onbatch(value);
+      else this.onmessage?.(value as JSONRPCMessage);
     }
   };
 
@@ -112,25 +124,17 @@ export class LinearStdioServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    return this.write(message);
+  }
+
+  sendBatch(messages: JSONRPCMessage[]): Promise<void> {
+    return this.write(messages);
+  }
+
+  private write(value: unknown): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (this.stdout.write(`${JSON.stringify(value)}\n`)) resolve();
       else this.stdout.once('drain', resolve);
     });
   }
-}
-
-/**
- * The envelope check only: the SDK's Protocol classifies every message with its own schema guards
- * (isJSONRPCRequest, …) and parses each request's params with the method's schema, so a full
- * JSONRPCMessageSchema parse here would validate every message twice (a measurable share of a
- * ~9 ms inject_script call in a process that runs without the optimizing JIT).
- */
-function jsonRpcEnvelope(value: unknown): JSONRPCMessage {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error('a JSON-RPC message must be a JSON object');
-  }
-  if ((value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
-    throw new Error('a JSON-RPC message must have "jsonrpc": "2.0"');
-  }
-  return value as JSONRPCMessage;
 }

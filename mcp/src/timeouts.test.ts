@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { XipeError } from '../../shared/src/errors.js';
 import { FakeBridge, toolContext } from '../test-support/fake-bridge.js';
-import { runTool } from './server.js';
+import { runTool } from './run-tool.js';
 import { TOOL_TIMEOUT_ENV, TOOL_TIMEOUT_GRACE_MS, timeoutSettings, toolTimeoutMs } from './timeouts.js';
 import { defineTool } from './tools/define-tool.js';
 

@@ -1,5 +1,6 @@
 import { type ErrorCode, ErrorPayload, XipeError } from '../../shared/src/errors.js';
 import type { CallToolResult } from './sdk.js';
+import { type ToolOutput, ToolReply } from './tools/define-tool.js';
 
 /** The failure object every tool returns (a contract: docs/architecture.md, Commands and tools). */
 export interface ToolErrorObject {
@@ -9,9 +10,20 @@ export interface ToolErrorObject {
   tool_name: string;
 }
 
-/** A handler's success object → one JSON text item plus the same object as structuredContent. */
-export function successResult(value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+/**
+ * A handler's success object → one JSON text item plus the same object as structuredContent; its
+ * images (if any) follow as `image` content blocks.
+ */
+export function successResult(output: ToolOutput): CallToolResult {
+  const value = output instanceof ToolReply ? output.value : output;
+  const images = output instanceof ToolReply ? output.images : [];
+  return {
+    content: [
+      { type: 'text', text: JSON.stringify(value) },
+      ...images.map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mimeType })),
+    ],
+    structuredContent: value,
+  };
 }
 
 /**

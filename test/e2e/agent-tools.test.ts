@@ -166,7 +166,7 @@ describe('agent tools without user scripts', () => {
       const ui = await ToolbarDriver.attach(demo);
       await waitUntil('the toolbar', async () => ((await ui.count('.status')) === 1 ? true : null));
       await ui.detach();
-      const { isError, body } = await mcp.call('capture_screenshot', {
+      const { isError, body, images } = await mcp.call('capture_screenshot', {
         url_contains: '/demo/',
         return_base64: true,
       });
@@ -177,13 +177,14 @@ describe('agent tools without user scripts', () => {
       });
       const viewport = await demo.evaluate(() => ({ w: window.innerWidth, h: window.innerHeight }));
       expect([body.width, body.height]).toEqual([viewport.w, viewport.h]);
-      expect(typeof body.base64).toBe('string');
-      expect(Buffer.from(String(body.base64), 'base64').equals(fs.readFileSync(String(body.path)))).toBe(
-        true,
-      );
+      // The PNG comes once, as an MCP image block; the JSON only says so.
+      expect(body).not.toHaveProperty('base64');
+      expect(images).toEqual([{ data: expect.any(String), mimeType: 'image/png' }]);
+      const base64 = images[0]?.data ?? '';
+      expect(Buffer.from(base64, 'base64').equals(fs.readFileSync(String(body.path)))).toBe(true);
       // The toolbar's corner (top right) shows the page, not the toolbar.
       const corner = { x: viewport.w - 330, y: 20, width: 300, height: 180 };
-      const cropped = await cropPng(demo, String(body.base64), corner);
+      const cropped = await cropPng(demo, base64, corner);
       const cmp = await comparePng(demo, cropped, reference, corner);
       expect(cmp.mismatch).toBeLessThan(0.02);
       expect(

@@ -53,6 +53,21 @@ describe('inject_script without user scripts (scripting fallback)', () => {
     expect(syntax.body).toMatchObject({ error: 'SCRIPT_ERROR', details: { kind: 'syntax', line: 3 } });
   });
 
+  it('accepts top-level await through the fallback too, throws and rejections included', async () => {
+    const { isError, body } = await inject('const v = await Promise.resolve(20);\nv + 1', {
+      url_contains: '/plain',
+    });
+    expect(isError).toBe(false);
+    expect(body).toMatchObject({ returnValue: 21, method: 'scripting' });
+    const thrown = await inject('await null;\nthrow new Error("late boom")', { url_contains: '/plain' });
+    expect(thrown.body).toMatchObject({ error: 'SCRIPT_ERROR', details: { kind: 'throw', line: 2 } });
+    const rejected = await inject('await Promise.reject(new Error("late reject"))', {
+      url_contains: '/plain',
+    });
+    expect(rejected.body).toMatchObject({ error: 'SCRIPT_ERROR' });
+    expect(rejected.body.message).toContain('late reject');
+  });
+
   it('gives INJECTION_BLOCKED with the how-to on a strict-CSP page', async () => {
     const { isError, body } = await inject('1 + 1', { url_contains: '/csp' });
     expect(isError).toBe(true);

@@ -104,6 +104,30 @@ describe('inject_script (user scripts allowed)', () => {
       const { body } = await inject('throw "plain string"', target());
       expect(body).toMatchObject({ error: 'SCRIPT_ERROR', message: expect.stringContaining('plain string') });
     });
+
+    it('accepts top-level await and keeps the completion value, like the DevTools console', async () => {
+      const { isError, body } = await inject(
+        'const t = await new Promise((r) => setTimeout(() => r(document.title), 20));\n' +
+          'for await (const n of [Promise.resolve(1)]) n;\n({ t, n: await 2 })',
+        target(),
+      );
+      expect(isError).toBe(false);
+      expect(body).toMatchObject({ returnValue: { t: expect.any(String), n: 2 }, method: 'userScripts' });
+    });
+
+    it('with top-level await still reports a throw, a rejection and a syntax error as SCRIPT_ERROR', async () => {
+      const thrown = await inject('await null;\nthrow new Error("after await")', target());
+      expect(thrown.body).toMatchObject({
+        error: 'SCRIPT_ERROR',
+        message: expect.stringContaining('after await'),
+        details: { kind: 'throw', line: 2 },
+      });
+      const rejected = await inject('await Promise.reject(new TypeError("refused"))', target());
+      expect(rejected.body).toMatchObject({ error: 'SCRIPT_ERROR', details: { name: 'TypeError' } });
+      expect(rejected.body.message).toContain('refused');
+      const syntax = await inject('await 1;\nlet x = ;', target());
+      expect(syntax.body).toMatchObject({ error: 'SCRIPT_ERROR', details: { kind: 'syntax', line: 2 } });
+    });
   });
 
   it('converts values that are not JSON sensibly', async () => {

@@ -4,7 +4,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DTCG_FILE } from '../../shared/src/design-tokens.js';
 import { MergedReferenceData, ReferenceData } from '../../shared/src/reference-data.js';
-import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
+import { BrowserEnv, EXTENSION_DIST, waitUntil } from '../helpers/browser-fixture.js';
 import { clickExtensionAction, comparePng, rectOf, ToolbarDriver } from '../helpers/toolbar-driver.js';
 
 /**
@@ -44,19 +44,22 @@ describe('designer toolbar on the demo page', () => {
     await waitUntil('the toolbar to close', async () => ((await ui.hostCount()) === 0 ? true : null));
     // Injecting the bundle twice at once (e.g. a double click racing) still gives one toolbar.
     const worker = await env.serviceWorker();
-    await worker.evaluate(async (url) => {
-      const [tab] = await chrome.tabs.query({ url });
-      if (tab?.id === undefined) throw new Error('no tab');
-      const files = chrome.runtime
-        .getManifest()
-        .web_accessible_resources?.flatMap((r) => (typeof r === 'string' ? [r] : r.resources))
-        .filter((f) => f.includes('toolbar'));
-      await Promise.all(
-        [1, 2].map(() =>
-          chrome.scripting.executeScript({ target: { tabId: tab.id ?? -1 }, files: files ?? [] }),
-        ),
-      );
-    }, page.url());
+    // The bundle the worker injects (not web-accessible: executeScript({files}) needs no exposure).
+    const toolbarFile = path.posix.join('extension', 'src', 'content', 'toolbar', 'content.js');
+    expect(fs.existsSync(path.join(EXTENSION_DIST, toolbarFile))).toBe(true);
+    await worker.evaluate(
+      async (url, file) => {
+        const [tab] = await chrome.tabs.query({ url });
+        if (tab?.id === undefined) throw new Error('no tab');
+        await Promise.all(
+          [1, 2].map(() =>
+            chrome.scripting.executeScript({ target: { tabId: tab.id ?? -1 }, files: [file] }),
+          ),
+        );
+      },
+      page.url(),
+      toolbarFile,
+    );
     await waitUntil('the toolbar', async () => ((await ui.hostCount()) === 1 ? true : null));
     expect(await ui.hostCount()).toBe(1);
     await ui.waitForCount('.save option[value="001. Demo Idea"]', 1);

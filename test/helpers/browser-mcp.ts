@@ -17,6 +17,8 @@ export interface ToolOutcome {
   /** The tool's JSON object (parsed from content[0].text). */
   body: Record<string, unknown>;
   structured: Record<string, unknown> | undefined;
+  /** MCP image content blocks that followed the JSON (capture_screenshot with return_base64). */
+  images: Array<{ data: string; mimeType: string }>;
   /** Length of the whole result as JSON (to check responses stay small). */
   size: number;
 }
@@ -48,7 +50,9 @@ export class McpSession {
 
   async call(name: string, args: Record<string, unknown> = {}, timeoutMs = 60_000): Promise<ToolOutcome> {
     const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
-    const content = result.content as Array<{ type: string; text?: string }> | undefined;
+    const content = result.content as
+      | Array<{ type: string; text?: string; data?: string; mimeType?: string }>
+      | undefined;
     const text = content?.[0]?.text;
     if (typeof text !== 'string')
       throw new Error(`${name} returned no text content: ${JSON.stringify(result)}`);
@@ -56,6 +60,9 @@ export class McpSession {
       isError: result.isError === true,
       body: JSON.parse(text) as Record<string, unknown>,
       structured: result.structuredContent as Record<string, unknown> | undefined,
+      images: (content ?? []).flatMap((c) =>
+        c.type === 'image' && c.data !== undefined ? [{ data: c.data, mimeType: c.mimeType ?? '' }] : [],
+      ),
       size: JSON.stringify(result).length,
     };
   }

@@ -79,3 +79,15 @@ it('init rejects an unknown client', () => {
   expect(r.status).toBe(2);
   expect(r.stderr).toContain('--client must be one of claude, copilot, opencode');
 });
+
+it('init without --client and without a terminal writes the project-level clients only and says what it skipped', () => {
+  const r = init('--workspace', tmp);
+  expect(r.status, r.stderr).toBe(0);
+  expect(fs.existsSync(path.join(tmp, '.mcp.json'))).toBe(true);
+  expect(fs.existsSync(path.join(tmp, 'opencode.json'))).toBe(true);
+  // The user-level Copilot config (read in every project) is not touched behind the user's back.
+  expect(fs.existsSync(path.join(tmp, 'copilot', 'mcp-config.json'))).toBe(false);
+  expect(r.stdout).toContain(
+    `copilot: skipped (its config ${path.join(tmp, 'copilot', 'mcp-config.json')} is user-level); run \`x-ipe-uiux init --client copilot\` to add it`,
+  );
+});

@@ -197,6 +197,6 @@ describe('x-ipe-uiux save', () => {
     expect(save(['--format', 'xml', '--data', '{}'])).toMatchObject({ status: 2 });
     const help = save(['--help']);
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain('Usage: x-ipe-uiux save [--data-file FILE | --data JSON]');
+    expect(help.stdout).toContain('Usage: x-ipe-uiux save [--data-file FILE] [--data JSON]');
   });
 });

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -6,8 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readToken } from '../../shared/src/node/token.js';
-import { CLI_BIN } from '../helpers/fake-extension.js';
-import { makeWorkspace } from '../helpers/store-fixtures.js';
+import { startHttpMcp as start } from '../helpers/http-mcp.js';
 
 // `x-ipe-uiux mcp --http 0` as a real process: loopback only, bearer token before anything else,
 // Host/Origin checked, and a real SDK client over Streamable HTTP.
@@ -16,41 +14,7 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-interface Running {
-  child: ChildProcess;
-  url: URL;
-  home: string;
-  workspace: string;
-  stdout: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startHttpMcp(): Promise<Running> {
-  const ws = makeWorkspace();
-  cleanups.push(() => ws.cleanup());
-  const home = path.join(ws.root, 'home');
-  const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--http', '0', '--workspace', ws.workspace], {
-    env: { ...process.env, XIPE_UIUX_HOME: home },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  cleanups.push(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  await expect.poll(() => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], { timeout: 20_000 }).toBeDefined();
-  const url = new URL(/listening on (http:\/\/\S+)/.exec(stderr)?.[1] ?? '');
-  return { child, url, home, workspace: ws.workspace, stdout: () => stdout, exited };
-}
+const startHttpMcp = (args: readonly string[] = []) => start(cleanups, args);
 
 /** A raw request with full control of the headers (fetch will not send a foreign Host). */
 function rawPost(url: URL, headers: Record<string, string>): Promise<{ status: number; body: string }> {

@@ -22,7 +22,7 @@ import type {
 import { type CaptureBatch, CaptureInbox, type InboxHost, type WaitOptions } from '../capture-inbox.js';
 import { pickHost } from '../routing.js';
 import { HostPool } from './host-pool.js';
-import { checkParams, parseResult } from './results.js';
+import { parseResult } from './results.js';
 import { delay, RETRY_DELAY_MS, retryable, retryOnce } from './retry.js';
 import { bridgeReport } from './status.js';
 
@@ -111,13 +111,12 @@ class SocketBridgeClient implements BridgeClient {
     params: CommandParams<C>,
     options: RequestOptions = {},
   ): Promise<CommandResult<C>> {
-    const wire = checkParams(command, params);
     return retryOnce(
       async () => {
         const connection = await pickHost(await this.pool.live(), options, (stale, signal) =>
           this.refreshInfo(stale, signal),
         );
-        return this.send(connection, command, wire, options);
+        return this.send(connection, command, params, options);
       },
       {
         delayMs: this.retryDelayMs,
@@ -136,7 +135,6 @@ class SocketBridgeClient implements BridgeClient {
     params: CommandParams<C>,
     options: RequestOptions = {},
   ): Promise<Array<HostOutcome<CommandResult<C>>>> {
-    const wire = checkParams(command, params);
     type Outcome = HostOutcome<CommandResult<C>> & { lost: boolean };
     // Final outcomes by host; on the one retry only hosts whose request never left are asked again.
     const final = new Map<string, Outcome>();
@@ -147,7 +145,7 @@ class SocketBridgeClient implements BridgeClient {
           const host = this.summary(connection);
           const browser: BrowserInfo | null = connection.info.extension?.browser ?? null;
           try {
-            const result = await this.send(connection, command, wire, options);
+            const result = await this.send(connection, command, params, options);
             return { ok: true, host, browser: resultBrowser(result) ?? browser, result, lost: false };
           } catch (err) {
             return { ok: false, host, browser, error: toErrorPayload(err), lost: retryable(err) };

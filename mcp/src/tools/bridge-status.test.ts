@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
-import { runTool } from '../server.js';
+import { runTool } from '../run-tool.js';
 import { ALLOW_USER_SCRIPTS_HINT, bridgeStatusTool, summarise } from './bridge-status.js';
 
 async function call(bridge: FakeBridge) {

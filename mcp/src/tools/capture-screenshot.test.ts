@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { XipeError } from '../../../shared/src/index.js';
 import { type FakeAnswer, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
-import { runTool } from '../server.js';
+import { runTool } from '../run-tool.js';
 import { captureScreenshotTool } from './capture-screenshot.js';
 import { TOOL_COMMANDS } from './registry.js';
 
@@ -103,5 +103,35 @@ describe('capture_screenshot', () => {
     ]);
     const { body } = await call(bridge, { output_path: '../x.png' });
     expect(body).toMatchObject({ error: 'VALIDATION_ERROR', tool_name: 'capture_screenshot' });
+  });
+
+  it('returns the PNG once, as an MCP image block, when return_base64 is asked and the host sent it', async () => {
+    const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
+    const bridge = new FakeBridge([
+      {
+        info: hostInfo(1, 'b'),
+        answer: (command, params, options) => ({
+          ...(written(command, params, options) as Record<string, unknown>),
+          base64: png,
+        }),
+      },
+    ]);
+    const result = await runTool(
+      captureScreenshotTool,
+      { return_base64: true },
+      toolContext(bridge, { toolName: 'capture_screenshot' }),
+    );
+    expect(result.content).toEqual([
+      { type: 'text', text: expect.any(String) },
+      { type: 'image', data: png, mimeType: 'image/png' },
+    ]);
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).not.toContain(png);
+    expect(JSON.parse(text)).toMatchObject({
+      success: true,
+      path: '/workspace/shots/a.png',
+      image: expect.any(String),
+    });
+    expect(result.structuredContent).not.toHaveProperty('base64');
   });
 });

@@ -4,7 +4,7 @@ import { MAX_INLINE_PNG_BYTES, SAVE_SCREENSHOT } from '../../../shared/src/comma
 import { IdeaFolderName } from '../../../shared/src/reference-data.js';
 import { resolveRoute, routeOptions } from '../routing.js';
 import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, withImages } from './define-tool.js';
 
 export const captureScreenshotTool = defineTool({
   name: 'capture_screenshot',
@@ -14,7 +14,7 @@ export const captureScreenshotTool = defineTool({
     'Write to `output_path` (a .png inside the workspace; relative paths resolve against it) or into ' +
     "`idea_folder`'s uiux-references/screenshots/ (next free number; reference it from save_uiux_reference " +
     'as screenshots/<file>); neither = x-ipe-docs/screenshots/. Returns path, width, height, bytes. Same tab ' +
-    `targeting as inject_script. \`return_base64\` adds the PNG inline up to ${MAX_INLINE_PNG_BYTES / 1024} KiB.`,
+    `targeting as inject_script. \`return_base64\` also returns the PNG as an image content block, up to ${MAX_INLINE_PNG_BYTES / 1024} KiB.`,
   inputSchema: z
     .strictObject({
       mode: ScreenshotMode.default('viewport').describe("'viewport' (default), 'element' or 'full_page'."),
@@ -37,7 +37,9 @@ export const captureScreenshotTool = defineTool({
       return_base64: z
         .boolean()
         .default(false)
-        .describe(`Also return the PNG as base64 (only up to ${MAX_INLINE_PNG_BYTES} bytes).`),
+        .describe(
+          `Also return the PNG as an image content block (only up to ${MAX_INLINE_PNG_BYTES} bytes).`,
+        ),
       timeout_ms: z.number().int().positive().max(120_000).default(30_000).describe('Default 30000.'),
     })
     .superRefine((args, ctx) => {
@@ -55,7 +57,14 @@ export const captureScreenshotTool = defineTool({
     }),
   // The default capture limit (30 s, enforced by the host) must fire before the server's own.
   timeoutMs: 35_000,
-  annotations: { title: 'Screenshot a tab to a file', destructiveHint: false, openWorldHint: true },
+  // Writes a new file (never overwrites an idea's screenshots: next free number) and reads the page.
+  annotations: {
+    title: 'Screenshot a tab to a file',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   async handler(args, ctx) {
     const route = await resolveRoute(ctx.bridge, args, ctx.signal);
     const result = await ctx.bridge.request(
@@ -71,6 +80,11 @@ export const captureScreenshotTool = defineTool({
       },
       { ...routeOptions(route), timeoutMs: args.timeout_ms, signal: ctx.signal },
     );
-    return { success: true, ...result };
+    const { base64, ...rest } = result;
+    if (base64 === undefined) return { success: true, ...rest };
+    // The bytes go once, as an image block; the JSON only says where they are.
+    return withImages({ success: true, ...rest, image: 'returned as an image content block (image/png)' }, [
+      { data: base64, mimeType: 'image/png' },
+    ]);
   },
 });

@@ -16,6 +16,26 @@ export interface ToolContext {
   sentScripts?: SentScripts;
 }
 
+/** An image a tool returns as its own MCP `image` content block (base64 once, never inside the JSON text). */
+export interface ToolImage {
+  data: string;
+  mimeType: string;
+}
+
+/** A success object plus images; a handler returns it (via `withImages`) instead of the bare object. */
+export class ToolReply {
+  constructor(
+    readonly value: Record<string, unknown>,
+    readonly images: readonly ToolImage[],
+  ) {}
+}
+
+export const withImages = (value: Record<string, unknown>, images: readonly ToolImage[]): ToolReply =>
+  new ToolReply(value, images);
+
+/** What a handler resolves with: the success object, or one with images. */
+export type ToolOutput = Record<string, unknown> | ToolReply;
+
 /** MCP tool annotations (hints for clients; see the MCP spec). */
 export interface ToolAnnotations {
   title?: string;
@@ -42,7 +62,7 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
    */
   readonly timeoutMs?: number;
   // Method syntax on purpose: lets tools with different schemas share one registry array.
-  handler(args: z.output<S>, ctx: ToolContext): Promise<Record<string, unknown>>;
+  handler(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
 }
 
 export interface ToolSpec<S extends z.ZodObject> {
@@ -52,7 +72,7 @@ export interface ToolSpec<S extends z.ZodObject> {
   inputSchema: S;
   annotations?: ToolAnnotations;
   timeoutMs?: number;
-  handler(args: z.output<S>, ctx: ToolContext): Promise<Record<string, unknown>>;
+  handler(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
 }
 
 export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolDefinition<S>;

@@ -43,11 +43,18 @@ export const injectScriptTool = defineTool({
   name: 'inject_script',
   description:
     "Run a .js file in a tab of the user's browser and return its completion value (promises are awaited, like " +
-    'Runtime.evaluate with awaitPromise). Pass the absolute `file_path`; the file is read by the server and never ' +
+    'Runtime.evaluate with awaitPromise; top-level `await` works as in the DevTools console). Pass the absolute `file_path`; the file is read by the server and never ' +
     'echoed. Target with one of `tab_id`, `url_contains`, `page_index` (see list_tabs); none = the active tab of ' +
     'the last focused window. Works on pages whose CSP forbids inline script when user scripts are allowed.',
   inputSchema: InjectScriptArgs,
-  annotations: { title: 'Inject a script into a tab', destructiveHint: true, openWorldHint: true },
+  // Any script may change or submit anything on the page.
+  annotations: {
+    title: 'Inject a script into a tab',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   async handler(args, ctx) {
     const started = performance.now();
     // A script this server already sent to that browser goes by its hash only; the extension

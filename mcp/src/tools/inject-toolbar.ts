@@ -21,8 +21,10 @@ export const injectToolbarTool = defineTool({
       ),
     })
     .superRefine(refineOneTarget),
+  // Changes the page (adds the toolbar), so not read-only; a second call changes nothing.
   annotations: {
     title: 'Open the designer toolbar',
+    readOnlyHint: false,
     destructiveHint: false,
     idempotentHint: true,
     openWorldHint: true,

@@ -22,7 +22,14 @@ export const saveUiuxReferenceTool = defineTool({
     'by its path; prefer file paths (from capture_screenshot) so image bytes stay out of your context. Returns ' +
     'the session file and number and the paths written; the merged view is reference-data.json.',
   inputSchema: ReferenceData,
-  annotations: { title: 'Save UI/UX reference data', destructiveHint: false, idempotentHint: false },
+  // Sessions are append-only (never overwritten), each call adds one; only local files are touched.
+  annotations: {
+    title: 'Save UI/UX reference data',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   // The server's outer limit must leave the save its own wait for the idea lock.
   timeoutMs: SAVE_TIMEOUT_MS + 5_000,
   async handler(data, ctx) {

@@ -25,7 +25,14 @@ export const waitForCapturesTool = defineTool({
   }),
   // The default wait must end (with an empty list) before the server's default tool limit does.
   timeoutMs: WAIT_DEFAULT_MS + 5_000,
-  annotations: { title: 'Wait for designer captures', readOnlyHint: true, openWorldHint: false },
+  // Not read-only: each call drains the queue (an event is returned once), so a retry differs.
+  annotations: {
+    title: 'Wait for designer captures',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async handler(args, ctx) {
     const started = performance.now();
     const { events, dropped } = await ctx.bridge.waitForCaptures({

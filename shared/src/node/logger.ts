@@ -8,12 +8,24 @@ import path from 'node:path';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+export interface LogEntry {
+  level: LogLevel;
+  component: string;
+  msg: string;
+  fields: Record<string, unknown>;
+}
+
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   readonly file: string | null;
+  /**
+   * Every entry, whatever the level threshold (the listener filters), e.g. for MCP log
+   * notifications. An entry logged by a listener itself is not passed on again. Returns unsubscribe.
+   */
+  subscribe?(listener: (entry: LogEntry) => void): () => void;
 }
 
 export interface LoggerOptions {
@@ -46,7 +58,18 @@ export function createLogger(options: LoggerOptions): Logger {
       fd = null; // a log file we cannot open must never stop the process
     }
   }
+  const listeners = new Set<(entry: LogEntry) => void>();
+  let notifying = false;
   const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>): void => {
+    if (listeners.size > 0 && !notifying) {
+      notifying = true;
+      try {
+        for (const listener of listeners)
+          listener({ level, component: options.component, msg, fields: fields ?? {} });
+      } finally {
+        notifying = false;
+      }
+    }
     if (LEVELS[level] < threshold) return;
     const line = `${JSON.stringify({ time: new Date().toISOString(), level, component: options.component, pid: process.pid, msg, ...fields })}\n`;
     if (fd !== null) {
@@ -68,5 +91,9 @@ export function createLogger(options: LoggerOptions): Logger {
     warn: (msg, fields) => write('warn', msg, fields),
     error: (msg, fields) => write('error', msg, fields),
     file: options.file ?? null,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }

@@ -4,7 +4,7 @@ import { instrumentCompletion } from './completion.js';
 
 /** Runs the instrumented code and returns what it stored, to compare with the real completion value. */
 function capturedValue(code: string): unknown {
-  const result = instrumentCompletion(code, 'globalThis.__slot.v');
+  const result = instrumentCompletion(code, 'globalThis.__slot');
   if (!result.ok) throw new Error(result.message);
   const context = vm.createContext({ __slot: { v: undefined } });
   vm.runInContext(`try {\n${result.code}\n} catch (e) { throw e }`, context);
@@ -58,19 +58,76 @@ describe('instrumentCompletion', () => {
 
   it('keeps line numbers (inserts no newline)', () => {
     const code = 'if (a)\n  b;\nfor (;;)\n  c;\n';
-    const result = instrumentCompletion(code, 'S.v');
+    const result = instrumentCompletion(code, 'S');
     expect(result.ok && result.code.split('\n').length).toBe(code.split('\n').length);
   });
 
   it('reports a syntax error with its location', () => {
-    expect(instrumentCompletion('1;\nlet x = ;', 'S.v')).toEqual({
+    expect(instrumentCompletion('1;\nlet x = ;', 'S')).toEqual({
       ok: false,
       message: 'Unexpected token',
       location: { line: 2, column: 9 },
     });
   });
 
-  it('rejects top-level await like a classic script does', () => {
-    expect(instrumentCompletion('await 1', 'S.v').ok).toBe(false);
+  it('leaves `await` an identifier where a classic script allows it', () => {
+    expect(capturedValue('var await = 3; await * 2')).toBe(6);
+  });
+});
+
+describe('instrumentCompletion with top-level await', () => {
+  /** Runs the rewrite against a slot like the page runtime's: `v` gets the promise, `fail` the throws. */
+  async function run(code: string): Promise<{ value: unknown; thrown: unknown }> {
+    const result = instrumentCompletion(code, 'globalThis.__slot');
+    if (!result.ok) throw new Error(result.message);
+    expect(result.topLevelAwait).toBe(true);
+    const slot = {
+      v: undefined as unknown,
+      thrown: undefined as unknown,
+      fail(e: unknown) {
+        slot.thrown = e;
+      },
+    };
+    const context = vm.createContext({ __slot: slot, Promise, setTimeout });
+    vm.runInContext(result.code, context);
+    const value = await slot.v;
+    return { value, thrown: slot.thrown };
+  }
+
+  it.each([
+    ['await 1', 1],
+    ['const a = await Promise.resolve(20); a + 1', 21],
+    ['let n = 0; for await (const x of [Promise.resolve(1), 2]) n += x; n', 3],
+    ['1; if (true) { await null; 2 }', 2],
+    ['await new Promise((r) => setTimeout(r, 5)); "later"', 'later'],
+    ['const f = async () => 5; await f()', 5],
+    ['try { await Promise.reject(new Error("x")) } catch (e) { e.message }', 'x'],
+    ['#!/usr/bin/env node\nawait 7', 7],
+    ['await 8 // a trailing comment', 8],
+  ])('keeps the completion value of %j', async (code, expected) => {
+    expect(await run(code)).toEqual({ value: expected, thrown: undefined });
+  });
+
+  it('hands a throw after an await to fail (a throw, not a rejection)', async () => {
+    const { value, thrown } = await run('await 4;\nthrow new TypeError("late")');
+    expect(value).toBeUndefined();
+    expect(thrown).toMatchObject({ name: 'TypeError', message: 'late' });
+  });
+
+  it('lets an awaited rejection that nobody catches be thrown, with its error', async () => {
+    const { thrown } = await run('await Promise.reject(new RangeError("no"))');
+    expect(thrown).toMatchObject({ name: 'RangeError', message: 'no' });
+  });
+
+  it('keeps line numbers and reports syntax errors with their location', () => {
+    const code = 'await 1;\nif (a)\n  b;\n';
+    const result = instrumentCompletion(code, 'S');
+    expect(result.ok && result.code.split('\n').length).toBe(code.split('\n').length + 1);
+    expect(result.ok && result.code.split('\n')[1]).toMatch(/if \(a\)$/);
+    expect(instrumentCompletion('await 1;\nlet x = ;', 'S')).toEqual({
+      ok: false,
+      message: 'Unexpected token',
+      location: { line: 2, column: 9 },
+    });
   });
 });

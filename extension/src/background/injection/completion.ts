@@ -3,13 +3,19 @@ import { type Node, parse } from 'acorn';
 /**
  * Makes a script's completion value observable without `eval` (which a strict page CSP forbids in
  * the MAIN world). Every expression statement that can produce the script's completion value is
- * rewritten to also store its value in `target` (e.g. `globalThis.__slot.v`); compound statements
+ * rewritten to also store its value in the slot's `v` (e.g. `globalThis.__slot.v`); compound statements
  * (if, loops, switch, try, with, labelled) first reset it to undefined, as the spec's UpdateEmpty
  * does. Functions and `finally` blocks are not entered: their values never become the completion
  * value. Only text is inserted, never a newline, so line numbers stay those of the original code.
  *
  * The script's own value then flows through our code, which can await a promise and see it reject
  * — Chrome's userScripts.execute would turn a rejection into a bare null.
+ *
+ * Top-level `await` (as in DevTools' console and `Runtime.evaluate` in REPL mode): a script that
+ * only parses with it runs as the body of an async arrow function called at once, whose promise
+ * (of the completion value, kept in a local) becomes the slot's `v`; a throw inside is handed to
+ * the slot's `fail` so it stays a throw, not a rejection. Its declarations are then local to the
+ * script, as in any function.
  */
 
 export interface SourceLocation {
@@ -18,8 +24,54 @@ export interface SourceLocation {
 }
 
 export type InstrumentResult =
-  | { ok: true; code: string }
+  | { ok: true; code: string; topLevelAwait: boolean }
   | { ok: false; message: string; location: SourceLocation | null };
+
+/** Names inside the async wrapper; unlikely enough that the agent's code never declares them. */
+const TLA_SLOT = '__xipeSlot';
+const TLA_VALUE = '__xipeValue';
+
+const FUNCTION_NODES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+/** Whether an `await` (or `for await`) sits in the script itself, outside every function. */
+function hasTopLevelAwait(node: AnyNode): boolean {
+  if (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await === true)) return true;
+  if (FUNCTION_NODES.has(node.type)) return false;
+  for (const value of Object.values(node)) {
+    if (Array.isArray(value)) {
+      if (nodeList(value).some(hasTopLevelAwait)) return true;
+    } else {
+      const child = asNode(value);
+      if (child !== null && hasTopLevelAwait(child)) return true;
+    }
+  }
+  return false;
+}
+
+type Parsed =
+  | { ok: true; program: AnyNode }
+  | { ok: false; message: string; location: SourceLocation | null };
+
+function parseScript(code: string, allowAwait: boolean): Parsed {
+  try {
+    const program = parse(code, {
+      ecmaVersion: 'latest',
+      sourceType: 'script',
+      allowHashBang: true,
+      allowAwaitOutsideFunction: allowAwait,
+      locations: false,
+    }) as unknown as AnyNode;
+    return { ok: true, program };
+  } catch (err) {
+    const loc = (err as { loc?: { line?: unknown; column?: unknown } }).loc;
+    const location =
+      loc !== undefined && typeof loc.line === 'number' && typeof loc.column === 'number'
+        ? { line: loc.line, column: loc.column + 1 }
+        : null;
+    const message = err instanceof Error ? err.message.replace(/ \(\d+:\d+\)$/, '') : String(err);
+    return { ok: false, message, location };
+  }
+}
 
 interface Insertion {
   pos: number;
@@ -58,25 +110,23 @@ export function neutralizeHashbang(code: string): string {
   return code.startsWith('#!') ? `//${code.slice(2)}` : code;
 }
 
-export function instrumentCompletion(source: string, target: string): InstrumentResult {
+/**
+ * `slot` is an expression for an object with `v` (receives the completion value) and `fail(error)`
+ * (a throw inside a top-level-await script).
+ */
+export function instrumentCompletion(source: string, slot: string): InstrumentResult {
   const code = neutralizeHashbang(source);
-  let program: AnyNode;
-  try {
-    program = parse(code, {
-      ecmaVersion: 'latest',
-      sourceType: 'script',
-      allowHashBang: true,
-      locations: false,
-    }) as unknown as AnyNode;
-  } catch (err) {
-    const loc = (err as { loc?: { line?: unknown; column?: unknown } }).loc;
-    const location =
-      loc !== undefined && typeof loc.line === 'number' && typeof loc.column === 'number'
-        ? { line: loc.line, column: loc.column + 1 }
-        : null;
-    const message = err instanceof Error ? err.message.replace(/ \(\d+:\d+\)$/, '') : String(err);
-    return { ok: false, message, location };
+  // A plain script first: there `await` may still be an identifier (`var await = 1`).
+  let parsed = parseScript(code, false);
+  let topLevelAwait = false;
+  if (!parsed.ok) {
+    const withAwait = parseScript(code, true);
+    topLevelAwait = withAwait.ok && hasTopLevelAwait(withAwait.program);
+    if (topLevelAwait || !withAwait.ok) parsed = withAwait;
   }
+  if (!parsed.ok) return parsed;
+  const program = parsed.program;
+  const target = topLevelAwait ? TLA_VALUE : `${slot}.v`;
 
   const insertions: Insertion[] = [];
   const reset = `${target}=void 0;`;
@@ -147,5 +197,10 @@ export function instrumentCompletion(source: string, target: string): Instrument
     last = insertion.pos;
   }
   out += code.slice(last);
-  return { ok: true, code: out };
+  if (!topLevelAwait) return { ok: true, code: out, topLevelAwait };
+  // One line: the wrapper's head sits before the code's first character, its tail after a newline
+  // (a trailing line comment must not swallow it), so the code keeps its line numbers.
+  const head = `${slot}.v=(async(${TLA_SLOT})=>{let ${TLA_VALUE};try{`;
+  const tail = `\n}catch(e){${TLA_SLOT}.fail(e);return}return ${TLA_VALUE}})(${slot});`;
+  return { ok: true, code: `${head}${out}${tail}`, topLevelAwait };
 }

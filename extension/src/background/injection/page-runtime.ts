@@ -285,6 +285,8 @@ export function pageRuntime(
               slot.dispose();
               return { status: 'error', kind: 'rejection', error: describe(err) };
             }
+            // A top-level-await script reports its throws through fail(): still a throw.
+            if (slot.error !== null) return settleError(slot.error);
             return settle(awaited);
           })();
         },

@@ -78,7 +78,7 @@ const prepared = new LruCache<string, PreparedCode>(16, 8 * 1024 * 1024);
 function prepare(code: string): PreparedCode {
   const cached = prepared.get(code);
   if (cached !== undefined) return cached;
-  const instrumented = instrumentCompletion(code, `${CURRENT_SLOT}.v`);
+  const instrumented = instrumentCompletion(code, CURRENT_SLOT);
   const body = instrumented.ok
     ? `try {\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\n${CURRENT_SLOT}.finish();${SOURCE_URL_TAIL}`
     : `undefined; try {\n${neutralizeHashbang(code)}\n} catch (e) { ${CURRENT_SLOT}.fail(e); undefined } finally { ${CURRENT_SLOT}.ran = true }${SOURCE_URL_TAIL}`;
@@ -182,7 +182,17 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
       { tab_id: request.tabId },
     );
   }
-  if (report.data.syntax !== null) throw scriptError('syntax', report.data.syntax);
+  if (report.data.syntax !== null) {
+    // V8 parsed it as a plain script: an `await` is its first error there. acorn, which knows
+    // top-level await, points at the real one.
+    const parser = instrumented.ok || instrumented.location === null ? null : instrumented;
+    throw scriptError(
+      'syntax',
+      parser === null
+        ? report.data.syntax
+        : { name: 'SyntaxError', message: parser.message, ...parser.location },
+    );
+  }
   if (report.data.error !== null) throw scriptError('throw', report.data.error);
   if (!report.data.ran) {
     const fromParser = instrumented.ok ? null : instrumented;
@@ -206,6 +216,10 @@ async function viaScripting(request: InjectionRequest): Promise<unknown> {
       { tab_id: request.tabId, world: request.world, user_scripts_allowed: false },
     );
   }
+  // Indirect eval runs scripts, where `await` is a syntax error: top-level await goes in as the
+  // rewrite (an async function reporting to the slot `begin` just made current).
+  const rewritten = instrumentCompletion(request.code, CURRENT_SLOT);
+  const code = rewritten.ok && rewritten.topLevelAwait ? rewritten.code : request.code;
   let results: { result?: unknown }[];
   try {
     results = await executeFunction({
@@ -213,7 +227,7 @@ async function viaScripting(request: InjectionRequest): Promise<unknown> {
       world: 'MAIN',
       injectImmediately: true,
       func: pageRuntime,
-      args: [REGISTRY, String(++lastCallId), `${request.code}${SOURCE_URL_TAIL}`, 0, INJECTED_SOURCE_URL],
+      args: [REGISTRY, String(++lastCallId), `${code}${SOURCE_URL_TAIL}`, 0, INJECTED_SOURCE_URL],
     });
   } catch (err) {
     throw mapApiError(err, request.tabId);
@@ -235,9 +249,8 @@ async function viaScripting(request: InjectionRequest): Promise<unknown> {
   }
   if (outcome.data.status === 'error' && outcome.data.kind === 'syntax') {
     // V8's eval SyntaxError has no position; acorn's has.
-    const parsed = instrumentCompletion(request.code, 'v');
-    if (!parsed.ok && parsed.location !== null) {
-      throw scriptError('syntax', { ...outcome.data.error, ...parsed.location });
+    if (!rewritten.ok && rewritten.location !== null) {
+      throw scriptError('syntax', { ...outcome.data.error, ...rewritten.location });
     }
   }
   return fromOutcome(outcome.data);

@@ -1,0 +1,147 @@
+// inject_script for `npm run bench`: a 24 KB script through our whole path (agent → MCP server →
+// host → service worker → page and back) against what a user could do instead on the same browser.
+//
+// - `inject_script_24k`: the same file again and again (what an agent iterating on one script
+//   does; the warm-up calls make every timed call a repeat).
+// - `inject_script_24k_first`: every call a script never seen before (each sample its own file, a
+//   different text): the transfer of the whole text, its parse and rewrite in the worker and the
+//   page's compile are all in it. Its baselines evaluate new texts too, so no side reuses V8's
+//   compiled code.
+//
+// Ours and the two CDP baselines are sampled in rounds (one call of each per round, the order
+// rotating), so a change of machine load during the section moves both sides of each ratio alike.
+// chrome-devtools-mcp's evaluate_script (~0.2 s a call) is measured on its own, after.
+import fs from 'node:fs';
+import path from 'node:path';
+import { openRawCdp, originCdpEvaluate, startDevtoolsMcp } from './baselines.js';
+import { call } from './harness.js';
+import { entry, timeIt, withBaseline } from './stats.js';
+
+/** A script of about `bytes` bytes whose completion value is small; `tag` makes its text unique. */
+export function scriptOfSize(bytes, tag = '') {
+  const head = tag === '' ? '' : `/* ${tag} */ `;
+  const filler = 'x'.repeat(Math.max(0, bytes - 80 - head.length));
+  return `${head}(() => { const data = "${filler}"; return data.length; })();\n`;
+}
+
+/** The script as the function body chrome-devtools-mcp's evaluate_script takes. */
+function asFunction(source) {
+  const body = source
+    .trim()
+    .replace(/;$/, '')
+    .replace(/^\/\*[^*]*\*\/ /, '');
+  return `() => ${body}`;
+}
+
+/**
+ * Runs `rounds` rounds of every contender (after `warmup` untimed rounds); each gets the round
+ * number. Returns the durations in ms by contender name.
+ */
+export async function interleaved(contenders, { rounds, warmup }) {
+  const names = Object.keys(contenders);
+  const out = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < warmup + rounds; r += 1) {
+    for (let k = 0; k < names.length; k += 1) {
+      const name = names[(r + k) % names.length];
+      const { ms } = await timeIt(() => contenders[name](r));
+      if (r >= warmup) out[name].push(ms);
+    }
+  }
+  return out;
+}
+
+/**
+ * Both entries' measurements; pushes the report entries. `dir` holds the script files, `pageUrl`
+ * is the bench page (also found by `url_contains`).
+ */
+export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first }) {
+  const target = { url_contains: new URL(pageUrl).pathname };
+  const name = first ? 'inject_script_24k_first' : 'inject_script_24k';
+  const size = 24 * 1024;
+  const rounds = first ? N(40, 8) : N(50, 10);
+  const warmup = first ? 2 : 5;
+  // The texts each contender runs in round r: the same one every round, or a new one each.
+  const text = (who, r) => scriptOfSize(size, first ? `${who} ${r}` : '');
+  const files = [];
+  for (let r = 0; r < warmup + rounds; r += 1) {
+    const file = path.join(dir, first ? `first-${r}.js` : 'script-24k.js');
+    if (first || r === 0) fs.writeFileSync(file, text('ours', r));
+    files.push(file);
+  }
+
+  let lastText = '';
+  const raw = await openRawCdp(b.browserURL, pageUrl);
+  let samples;
+  try {
+    samples = await interleaved(
+      {
+        ours: async (r) => {
+          const { res } = await call(mcp.client, 'inject_script', { file_path: files[r], ...target });
+          lastText = res.content[0].text;
+        },
+        origin: (r) => originCdpEvaluate(b.browserURL, pageUrl, text('origin', r)),
+        raw: (r) => raw.evaluate(text('raw', r)),
+      },
+      { rounds, warmup },
+    );
+  } finally {
+    raw.close();
+  }
+  const args = { file_path: files[0], ...target };
+  const oursContextBytes = Buffer.byteLength(JSON.stringify(args)) + Buffer.byteLength(lastText);
+  const oursEntry = entry(name, 'ms', samples.ours, { context_bytes: oursContextBytes });
+
+  const devtools = await startDevtoolsMcp(b.browserURL);
+  try {
+    const pagesList = await devtools.client.callTool({ name: 'list_pages', arguments: {} });
+    const listing = pagesList.content.map((c) => c.text ?? '').join('\n');
+    const match = new RegExp(`(\\d+):\\s*\\S*${target.url_contains}`).exec(listing);
+    if (!match)
+      throw new Error(`chrome-devtools-mcp list_pages did not show the bench page: ${listing.slice(0, 300)}`);
+    const pageId = Number(match[1]);
+    let theirText = '';
+    let theirArgs = null;
+    // Defaults kept (it waits for the DOM to settle): what an agent gets when it calls the tool.
+    const theirs = await interleaved(
+      {
+        devtools: async (r) => {
+          theirArgs = { pageId, function: asFunction(text('devtools', r)) };
+          const res = await devtools.client.callTool({ name: 'evaluate_script', arguments: theirArgs });
+          if (res.isError)
+            throw new Error(`evaluate_script failed: ${JSON.stringify(res.content).slice(0, 300)}`);
+          theirText = res.content.map((c) => c.text ?? '').join('');
+        },
+      },
+      { rounds: N(20, 5), warmup: 2 },
+    );
+    // The agent reads the file into its context, then sends it inside the call.
+    const theirContextBytes =
+      Buffer.byteLength(text('devtools', 0)) +
+      Buffer.byteLength(JSON.stringify(theirArgs)) +
+      Buffer.byteLength(theirText);
+    entries.push({
+      ...withBaseline(oursEntry, 'chrome-devtools-mcp evaluate_script', theirs.devtools),
+      baseline_context_bytes: theirContextBytes,
+      context_bytes_ratio: Math.round((theirContextBytes / oursContextBytes) * 10) / 10,
+      target: first ? 'information' : 'ratio ≤ 0.05, ≥100× fewer context bytes',
+    });
+  } finally {
+    await devtools.close();
+  }
+  entries.push({
+    ...withBaseline(
+      { ...oursEntry, name: `${name}_vs_origin_cdp` },
+      'per-call CDP (GET /json + WebSocket + Runtime.evaluate)',
+      samples.origin,
+    ),
+    target: first ? 'information' : 'ratio ≤ 0.8',
+  });
+  entries.push({
+    ...withBaseline(
+      { ...oursEntry, name: `${name}_vs_raw_cdp` },
+      'Runtime.evaluate on an open CDP session',
+      samples.raw,
+    ),
+    target: first ? 'information' : 'ratio ≤ 3.5',
+  });
+}
