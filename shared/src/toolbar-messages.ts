@@ -166,6 +166,14 @@ export type PanelSpot = z.infer<typeof PanelSpot>;
 /** Reads the remembered panel spot; with `spot`, remembers that one first. */
 export const PanelSpotRequest = msg('panel_spot', { spot: z.optional(PanelSpot) });
 
+/**
+ * Element mode, the pointer resting on an element: capture the viewport now if that delays no
+ * other capture, for an instant preview on the press.
+ */
+export const RestFrameRequest = msg('rest_frame', { viewport: ViewportInfo });
+/** The press, nothing changed since the rest frame: a thumbnail of `crop` cut from it. */
+export const PreviewRequest = msg('preview', { frame: shortText(64), crop: CssRect });
+
 /** Colour mode: the pixels of a viewport rectangle (the toolbar is hidden while they are captured). */
 export const SampleRequest = msg('sample', { crop: CssRect, viewport: ViewportInfo });
 export const ListIdeasRequest = msg('list_ideas', { workspace: z.optional(shortText(4096)) });
@@ -186,6 +194,8 @@ export const ToolbarRequest = z.discriminatedUnion('type', [
   FullPageBandRequest,
   FullPageEndRequest,
   SampleRequest,
+  RestFrameRequest,
+  PreviewRequest,
   PanelSpotRequest,
   ListIdeasRequest,
   SaveRequest,
@@ -241,6 +251,8 @@ export const TOOLBAR_RESULTS = {
     z.object({ data_url: z.string(), width: z.number(), height: z.number() }),
   ),
   'xipe-toolbar:panel_spot': z.nullable(PanelSpot),
+  'xipe-toolbar:rest_frame': z.object({ frame: z.nullable(z.string()) }),
+  'xipe-toolbar:preview': z.object({ data_url: z.nullable(z.string()) }),
   'xipe-toolbar:list_ideas': IdeasListing,
   'xipe-toolbar:save': SaveOutcome,
   'xipe-toolbar:clear': Collection,
