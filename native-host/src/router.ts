@@ -6,21 +6,16 @@ import {
   type ExtensionInfo,
   type HostInfo,
   type Request,
-  RequestId,
   type Response,
 } from '../../shared/src/envelopes.js';
-import {
-  type ErrorCode,
-  type ErrorPayload,
-  toErrorPayload,
-  validationError,
-  XipeError,
-} from '../../shared/src/errors.js';
+import { validationError, XipeError } from '../../shared/src/errors.js';
 import type { Logger } from '../../shared/src/node/logger.js';
-import { RequestTable } from '../../shared/src/request-table.js';
 import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
 import { EventBuffer } from './event-buffer.js';
-import type { HostContextBase, HostHandler, HostHandlerContext, RequestSource } from './handlers/types.js';
+import { EXTENSION_NOT_CONNECTED_MESSAGE, ExtensionRequests } from './extension-requests.js';
+import { HandlerRunner } from './handler-runner.js';
+import type { HostContextBase, HostHandler, RequestSource } from './handlers/types.js';
+import { failure, failureOf, requestIdOf, sendToClient, sendToExtension } from './responses.js';
 import { StagedImages } from './staged-images.js';
 
 /**
@@ -71,54 +66,32 @@ export interface RequestContextParts {
   signal: AbortSignal;
 }
 
-/** A request waiting for the extension: relayed for a client, or the host's own (client null). */
-interface PendingRelay {
-  readonly command: string;
-  readonly client: ClientPort | null;
-}
-
 export const RELAY_TIMEOUT_MARGIN_MS = 1_000;
-
-export const EXTENSION_NOT_CONNECTED_MESSAGE =
-  'No browser extension is connected to this host. Open Chrome (or `x-ipe-uiux start`) with the ' +
-  'X-IPE UI/UX Reference extension enabled, then retry; `x-ipe-uiux doctor` shows which link is broken.';
-
-export function failure(id: RequestId, error: ErrorPayload): Response {
-  return { type: 'response', id, ok: false, error };
-}
-
-function failureOf(
-  id: RequestId,
-  code: ErrorCode,
-  message: string,
-  details?: Record<string, unknown>,
-): Response {
-  return failure(id, new XipeError(code, message, details).toPayload());
-}
 
 export class Router {
   private readonly commands: Readonly<Record<string, CommandSpec>>;
-  private readonly relayMarginMs: number;
-  private readonly defaultTimeoutMs: number;
   private readonly clients = new Map<ClientPort, AbortController>();
-  /** Relayed and own requests to the extension, under host-side relay ids (they never clash). */
-  private readonly pending = new RequestTable<number, PendingRelay>({ peer: 'The extension' });
+  private readonly requests: ExtensionRequests;
   /** Capture events, numbered, for `events_since`. */
   readonly events: EventBuffer;
   /** The extension's images staged for its saves (`stage_image`); they go with this host. */
   readonly images = new StagedImages();
-  private readonly inFlight = new Set<Promise<Response>>();
+  private readonly runner: HandlerRunner;
   private extensionAbort = new AbortController();
   private extensionInfoValue: ExtensionInfo | null = null;
   private connected = false;
-  private nextRelayId = 1;
   private stopped = false;
 
   constructor(private readonly options: RouterOptions) {
     this.commands = options.commands ?? COMMANDS;
-    this.relayMarginMs = options.relayMarginMs ?? RELAY_TIMEOUT_MARGIN_MS;
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    this.requests = new ExtensionRequests({
+      extension: options.extension,
+      logger: options.logger,
+      relayMarginMs: options.relayMarginMs ?? RELAY_TIMEOUT_MARGIN_MS,
+      defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    });
     this.events = new EventBuffer(options.eventCapacity);
+    this.runner = new HandlerRunner(options.handlers, options.logger);
   }
 
   get extensionConnected(): boolean {
@@ -130,7 +103,7 @@ export class Router {
   }
 
   get pendingCount(): number {
-    return this.pending.size;
+    return this.requests.size;
   }
 
   get clientCount(): number {
@@ -189,14 +162,7 @@ export class Router {
     this.connected = false;
     this.extensionAbort.abort();
     this.extensionAbort = new AbortController();
-    this.pending.failAll(
-      (entry) =>
-        new XipeError(
-          'EXTENSION_NOT_CONNECTED',
-          `The extension went away (${reason}). ${EXTENSION_NOT_CONNECTED_MESSAGE}`,
-          { command: entry.command },
-        ),
-    );
+    this.requests.failAll(reason);
   }
 
   private onExtensionHello(hello: Extract<Envelope, { type: 'hello' }>): void {
@@ -232,8 +198,7 @@ export class Router {
   }
 
   private onExtensionResponse(response: Response): void {
-    const relayId = typeof response.id === 'number' ? response.id : Number.NaN;
-    if (!this.pending.settle(relayId, response)) {
+    if (!this.requests.settle(response)) {
       this.options.logger.debug('dropped a late or unknown response from the extension', { id: response.id });
     }
   }
@@ -281,7 +246,7 @@ export class Router {
     if (abort === undefined) return;
     this.clients.delete(client);
     abort.abort();
-    const dropped = this.pending.dropWhere((entry) => entry.client === client);
+    const dropped = this.requests.forgetClient(client);
     if (dropped > 0)
       this.options.logger.info('dropped pending requests of a departed client', {
         client: client.id,
@@ -353,40 +318,7 @@ export class Router {
       );
       return;
     }
-    const relayId = this.nextRelayId++;
-    const waitMs =
-      request.timeout_ms !== undefined ? request.timeout_ms + this.relayMarginMs : this.defaultTimeoutMs;
-    this.pending.track(relayId, { command: request.command, client }, { waitMs }, (outcome) => {
-      if (outcome.ok) {
-        this.sendToClient(client, { type: 'response', id: request.id, ok: true, result: outcome.result });
-        return;
-      }
-      if (outcome.error.code === 'TIMEOUT') {
-        this.options.logger.warn('relayed request timed out', {
-          client: client.id,
-          command: request.command,
-          wait_ms: waitMs,
-        });
-      }
-      this.sendToClient(client, failure(request.id, outcome.error.toPayload()));
-    });
-    const forwarded: Request = {
-      type: 'request',
-      id: relayId,
-      command: request.command,
-      params: request.params ?? {},
-    };
-    if (request.timeout_ms !== undefined) forwarded.timeout_ms = request.timeout_ms;
-    try {
-      this.options.extension.send(forwarded);
-    } catch (err) {
-      this.pending.drop(relayId);
-      this.options.logger.warn('could not relay a request to the extension', {
-        command: request.command,
-        error: (err as Error).message,
-      });
-      this.sendToClient(client, failure(request.id, toErrorPayload(err)));
-    }
+    this.requests.relay(client, request, (response) => this.sendToClient(client, response));
   }
 
   /**
@@ -426,17 +358,7 @@ export class Router {
         new XipeError('EXTENSION_NOT_CONNECTED', EXTENSION_NOT_CONNECTED_MESSAGE, { command }),
       );
     }
-    const relayId = this.nextRelayId++;
-    const waitMs = options.timeoutMs + this.relayMarginMs;
-    return this.pending.request(relayId, { command, client: null }, { waitMs, signal: options.signal }, () =>
-      this.options.extension.send({
-        type: 'request',
-        id: relayId,
-        command,
-        params,
-        timeout_ms: options.timeoutMs,
-      }),
-    );
+    return this.requests.request(command, params, options);
   }
 
   private broadcast(event: Event): void {
@@ -455,54 +377,18 @@ export class Router {
 
   // ── shared ────────────────────────────────────────────────────────────────────────────────
 
-  private async runHandler(request: Request, parts: RequestContextParts): Promise<Response> {
-    const handler = Object.hasOwn(this.options.handlers, request.command)
-      ? this.options.handlers[request.command]
-      : undefined;
-    if (handler === undefined) {
-      return failureOf(request.id, 'INTERNAL_ERROR', `The host has no handler for '${request.command}'`);
-    }
-    const running = this.invoke(handler, request, parts);
-    this.inFlight.add(running);
-    try {
-      return await running;
-    } finally {
-      this.inFlight.delete(running);
-    }
+  private runHandler(request: Request, parts: RequestContextParts): Promise<Response> {
+    return this.runner.run(request, () => ({
+      ...this.options.context(parts),
+      extension: { request: (command, params, options) => this.requestExtension(command, params, options) },
+      events: this.events,
+      images: this.images,
+    }));
   }
 
   /** Resolves when every host handler running now has finished (shutdown lets saves complete). */
-  async settled(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
-  }
-
-  private async invoke(
-    handler: HostHandler,
-    request: Request,
-    parts: RequestContextParts,
-  ): Promise<Response> {
-    try {
-      const ctx: HostHandlerContext = {
-        ...this.options.context(parts),
-        extension: { request: (command, params, options) => this.requestExtension(command, params, options) },
-        events: this.events,
-        images: this.images,
-      };
-      const result = await handler(request.params, ctx);
-      // `result` must be present on the wire (JSON drops undefined; receivers require the key).
-      return { type: 'response', id: request.id, ok: true, result: result ?? null };
-    } catch (err) {
-      const payload = toErrorPayload(err);
-      if (err instanceof XipeError) {
-        this.options.logger.info('host handler failed', { command: request.command, code: payload.code });
-      } else {
-        this.options.logger.error('host handler crashed', {
-          command: request.command,
-          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-        });
-      }
-      return failure(request.id, payload);
-    }
+  settled(): Promise<void> {
+    return this.runner.settled();
   }
 
   /** Stops routing: pending relays fail with EXTENSION_NOT_CONNECTED, handlers are aborted. */
@@ -525,51 +411,10 @@ export class Router {
   }
 
   private sendToClient(client: ClientPort, response: Response): void {
-    try {
-      client.send(response);
-    } catch (err) {
-      this.options.logger.warn('could not send a response to a bridge client', {
-        client: client.id,
-        error: (err as Error).message,
-      });
-      try {
-        client.send(
-          failureOf(
-            response.id,
-            'PAYLOAD_TOO_LARGE',
-            `The response could not be sent: ${(err as Error).message}`,
-          ),
-        );
-      } catch {
-        // the client is gone; nothing more to do
-      }
-    }
+    sendToClient(client, response, this.options.logger);
   }
 
   private sendToExtension(message: Envelope): void {
-    try {
-      this.options.extension.send(message);
-    } catch (err) {
-      this.options.logger.warn('could not send a message to the extension', {
-        error: (err as Error).message,
-      });
-      const id = message.type === 'response' ? message.id : null;
-      if (id !== null) {
-        try {
-          this.options.extension.send(failure(id, toErrorPayload(err)));
-        } catch {
-          // nothing more we can do on this link
-        }
-      }
-    }
+    sendToExtension(this.options.extension, message, this.options.logger);
   }
-}
-
-/** The id of something that looks like a request, so even an invalid one gets an answer. */
-function requestIdOf(raw: unknown): RequestId | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  const record = raw as Record<string, unknown>;
-  if (record.type !== 'request') return null;
-  const id = RequestId.safeParse(record.id);
-  return id.success ? id.data : null;
 }

@@ -7,11 +7,13 @@
 
 export const DTCG_FILE = 'design-tokens.tokens.json';
 
-export type TokenColorRole = 'primary' | 'secondary' | 'accent' | 'background' | 'text' | 'custom';
+/** The roles a picked colour can play (keys of design_tokens.colors), in the order the toolbar offers them. */
+export const COLOR_ROLES = ['primary', 'secondary', 'accent', 'background', 'text', 'custom'] as const;
+export type ColorRole = (typeof COLOR_ROLES)[number];
 
 export interface RoleColor {
   hex: string;
-  role: TokenColorRole;
+  role: ColorRole;
 }
 
 export interface TypographyPick {

@@ -42,18 +42,15 @@ export const HostInfo = z.object({
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 
-export const ExtensionHello = z.object({
-  type: z.literal('hello'),
-  role: z.literal('extension'),
-  protocol: z.number().int(),
-  extension: ExtensionInfo,
-});
+/** Every hello says what it is and which protocol version it speaks. */
+const hello = { type: z.literal('hello'), protocol: z.number().int() };
+
+export const ExtensionHello = z.object({ ...hello, role: z.literal('extension'), extension: ExtensionInfo });
 export type ExtensionHello = z.infer<typeof ExtensionHello>;
 
 export const ClientHello = z.object({
-  type: z.literal('hello'),
+  ...hello,
   role: z.literal('mcp'),
-  protocol: z.number().int(),
   token: z.string().min(1).max(512),
   client: z.object({
     name: z.string().max(200),
@@ -63,12 +60,7 @@ export const ClientHello = z.object({
 });
 export type ClientHello = z.infer<typeof ClientHello>;
 
-export const HostHello = z.object({
-  type: z.literal('hello'),
-  role: z.literal('host'),
-  protocol: z.number().int(),
-  host: HostInfo,
-});
+export const HostHello = z.object({ ...hello, role: z.literal('host'), host: HostInfo });
 export type HostHello = z.infer<typeof HostHello>;
 
 export const Hello = z.discriminatedUnion('role', [ExtensionHello, ClientHello, HostHello]);

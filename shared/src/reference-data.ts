@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readPngHeader } from './png-header.js';
 
 /**
  * Reference data (a contract: docs/architecture.md, The idea store): what the toolbar and agents save into an idea folder.
@@ -53,7 +54,7 @@ export const IdeaFolderName = z
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** 44 base64 characters: the 33 bytes of a PNG's signature and whole IHDR chunk. */
 const BASE64_HEAD = /^[A-Za-z0-9+/]{44}/;
 
 /**
@@ -65,12 +66,8 @@ export function base64PngHeadProblem(value: string): string | null {
   const body = value.slice(BASE64_PREFIX.length);
   if (body.length === 0) return 'a base64 PNG after "base64:" (it is empty)';
   if (!BASE64_HEAD.test(body)) return 'a base64 PNG after "base64:" (too short or not base64)';
-  const head = atob(body.slice(0, 44));
-  for (let i = 0; i < PNG_SIGNATURE.length; i++) {
-    if (head.charCodeAt(i) !== PNG_SIGNATURE[i]) return 'a PNG image after "base64:" (bad signature)';
-  }
-  if (head.slice(12, 16) !== 'IHDR') return 'a PNG image after "base64:" (no IHDR chunk)';
-  return null;
+  const header = readPngHeader(Uint8Array.from(atob(body.slice(0, 44)), (c) => c.charCodeAt(0)));
+  return header.ok ? null : `a PNG image after "base64:" (${header.problem})`;
 }
 
 const isBase64Image = (value: unknown): boolean =>

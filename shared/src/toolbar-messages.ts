@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
 import type { $ZodShape } from 'zod/v4/core';
+import { COLOR_ROLES } from './design-tokens.js';
+
+export type { ColorRole } from './design-tokens.js';
 
 /**
  * Runtime messages between the designer toolbar (content script, isolated world) and the service
@@ -28,8 +31,8 @@ export const ViewportInfo = z.object({
 });
 export type ViewportInfo = z.infer<typeof ViewportInfo>;
 
-export const ColorRole = z.enum(['primary', 'secondary', 'accent', 'background', 'text', 'custom']);
-export type ColorRole = z.infer<typeof ColorRole>;
+/** The one list of roles (design-tokens.ts) as a schema. */
+const ColorRoleSchema = z.enum(COLOR_ROLES);
 
 export const CaptureKind = z.enum(['element', 'area', 'full_page']);
 export type CaptureKind = z.infer<typeof CaptureKind>;
@@ -67,7 +70,7 @@ export const ColorDraft = z.object({
   hex: z.string().check(z.regex(/^#[0-9a-f]{6}$/)),
   rgb: shortText(32),
   hsl: shortText(32),
-  role: ColorRole,
+  role: ColorRoleSchema,
   source_selector: z.optional(shortText(4096)),
   /** Where it was seen: "background of nav.top", "text of h1" … */
   context: z.optional(shortText(1024)),
@@ -118,7 +121,7 @@ export const AddColorRequest = msg('add_color', { draft: ColorDraft });
 export const UpdateItemRequest = msg('update_item', {
   key: shortText(64),
   comment: z.optional(z.nullable(shortText(65_536))),
-  role: z.optional(ColorRole),
+  role: z.optional(ColorRoleSchema),
 });
 export const RemoveItemRequest = msg('remove_item', { key: shortText(64) });
 export const GetCropRequest = msg('get_crop', { key: shortText(64) });
@@ -289,7 +292,7 @@ export const ColorPickedData = z.object({
   hex: z.string(),
   rgb: z.string(),
   hsl: z.string(),
-  role: ColorRole,
+  role: ColorRoleSchema,
   source_selector: z.optional(z.string()),
 });
 export const NoteAddedData = z.object({ ...eventBase, key: z.string(), comment: z.nullable(z.string()) });

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { ScreenshotMode } from '../../../shared/src/commands/capture-screenshot.js';
-import { MAX_INLINE_PNG_BYTES, SAVE_SCREENSHOT } from '../../../shared/src/commands/save-screenshot.js';
+import {
+  MAX_INLINE_PNG_BYTES,
+  refineScreenshotParams,
+  SAVE_SCREENSHOT,
+} from '../../../shared/src/commands/save-screenshot.js';
 import { IdeaFolderName } from '../../../shared/src/reference-data.js';
 import { resolveRoute, routeOptions } from '../routing.js';
 import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
@@ -44,16 +48,10 @@ export const captureScreenshotTool = defineTool({
     })
     .superRefine((args, ctx) => {
       refineOneTarget(args, ctx);
-      if (args.mode === 'element' && args.selector === undefined)
-        ctx.addIssue({ code: 'custom', path: ['selector'], message: "is required when mode is 'element'" });
+      refineScreenshotParams(args, ctx);
+      // Stricter than the wire: an agent passing a selector without mode 'element' meant something else.
       if (args.mode !== 'element' && args.selector !== undefined)
         ctx.addIssue({ code: 'custom', path: ['selector'], message: "is only used with mode 'element'" });
-      if (args.output_path !== undefined && args.idea_folder !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['idea_folder'],
-          message: 'give output_path or idea_folder, not both',
-        });
     }),
   // The default capture limit (30 s, enforced by the host) must fire before the server's own.
   timeoutMs: 35_000,

@@ -14,6 +14,26 @@ export const SAVE_SCREENSHOT = 'save_screenshot';
 /** Base64 returned to the agent only up to this many bytes of PNG (a result must fit a context). */
 export const MAX_INLINE_PNG_BYTES = 256 * 1024;
 
+/** What the fields say together: an element needs its selector; one destination at most. */
+export function refineScreenshotParams(
+  p: {
+    mode: string;
+    selector?: string | undefined;
+    output_path?: string | undefined;
+    idea_folder?: string | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (p.mode === 'element' && p.selector === undefined)
+    ctx.addIssue({ code: 'custom', path: ['selector'], message: "is required when mode is 'element'" });
+  if (p.output_path !== undefined && p.idea_folder !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['idea_folder'],
+      message: 'give output_path or idea_folder, not both',
+    });
+}
+
 export const SaveScreenshotParams = TabTarget.extend({
   mode: ScreenshotMode.default('viewport'),
   selector: z.string().min(1).max(4096).optional(),
@@ -24,16 +44,7 @@ export const SaveScreenshotParams = TabTarget.extend({
   timeout_ms: z.number().int().positive().max(600_000).default(30_000),
 })
   .strict()
-  .superRefine((p, ctx) => {
-    if (p.mode === 'element' && p.selector === undefined)
-      ctx.addIssue({ code: 'custom', path: ['selector'], message: "is required when mode is 'element'" });
-    if (p.output_path !== undefined && p.idea_folder !== undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['idea_folder'],
-        message: 'give output_path or idea_folder, not both',
-      });
-  });
+  .superRefine(refineScreenshotParams);
 export type SaveScreenshotParams = z.infer<typeof SaveScreenshotParams>;
 export type SaveScreenshotParamsInput = z.input<typeof SaveScreenshotParams>;
 

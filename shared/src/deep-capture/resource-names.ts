@@ -5,6 +5,8 @@
  * content. Browser-safe (Web Crypto), so the extension and the host name files the same way.
  */
 
+import { PNG_SIGNATURE } from '../png-header.js';
+
 export type ResourceKind = 'image' | 'font' | 'svg';
 
 export interface SniffedResource {
@@ -21,7 +23,7 @@ const startsWith = (bytes: Uint8Array, sig: readonly number[], at = 0): boolean 
 
 /** The resource type its first bytes prove, or null for anything else (HTML, scripts, unknown). */
 export function sniffResource(bytes: Uint8Array): SniffedResource | null {
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
+  if (startsWith(bytes, PNG_SIGNATURE)) {
     return { mime: 'image/png', ext: 'png', kind: 'image' };
   }
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { mime: 'image/jpeg', ext: 'jpg', kind: 'image' };

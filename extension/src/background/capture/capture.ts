@@ -1,9 +1,9 @@
+import { PNG_SIZE_BYTES, pngSize } from '../../../../shared/src/png-header.js';
 import type { CssRect, ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
 import { MARKER_HEIGHT, MARKER_WIDTH, markerMatches } from '../../geometry/band-marker.js';
 import { cropToImage } from '../../geometry/crop-math.js';
 import { browser } from '../../platform/browser.js';
 import { CaptureQuota, withQuotaRetry } from './capture-quota.js';
-import { pngSize } from './png-header.js';
 
 /**
  * Pixel captures for the toolbar and capture_screenshot (background/capture/): captureVisibleTab (lossless PNG) through the shared quota gate,
@@ -98,7 +98,7 @@ export async function captureCrop(
   windowId?: number,
 ): Promise<StoredCrop | null> {
   const blob = await pngBlob(await captureDataUrl(tabId, windowId));
-  const size = pngSize(new Uint8Array(await blob.slice(0, 24).arrayBuffer()));
+  const size = pngSize(new Uint8Array(await blob.slice(0, PNG_SIZE_BYTES).arrayBuffer()));
   if (!size) throw new Error('The browser returned a capture that is not a PNG.');
   const px = cropToImage(rect, viewport, size);
   if (!px) return null;

@@ -1,16 +1,8 @@
+import type { ColorRole } from '../../../../shared/src/design-tokens.js';
 import { parseHex, type Rgba, toHex, toHsl } from './color.js';
 
 /** Where a colour was seen on the page. */
 export type ColorUsage = 'background' | 'text' | 'border' | 'fill';
-export type ColorRole = 'primary' | 'secondary' | 'accent' | 'background' | 'text' | 'custom';
-export const COLOR_ROLES: readonly ColorRole[] = [
-  'primary',
-  'secondary',
-  'accent',
-  'background',
-  'text',
-  'custom',
-];
 
 export interface PaletteEntry {
   hex: string;

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { STAGED_PREFIX } from '../../commands/stage-image.js';
 import { invalidInput } from '../../errors.js';
+import { readPngHeader } from '../../png-header.js';
 import { BASE64_PREFIX, type Element, type ReferenceData } from '../../reference-data.js';
 import { makeIssue } from '../../validation-issues.js';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -20,8 +21,7 @@ import { SCREENSHOTS_DIR } from './path-safety.js';
  * kind, never overwriting) and replaced by that relative path. Other strings and null are kept.
  */
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-/** Signature + IHDR chunk (length, type, 13 data bytes, CRC). */
+/** A stored PNG holds at least its signature and a whole IHDR chunk (length, type, 13 bytes, CRC). */
 const MIN_PNG_BYTES = 8 + 4 + 4 + 13 + 4;
 
 export type ScreenshotKind = 'full_page' | 'element_crop';
@@ -42,13 +42,8 @@ export function decodeStrictBase64(body: string): Buffer | null {
 /** Why `bytes` is not a PNG image, or null. */
 export function pngProblem(bytes: Uint8Array): string | null {
   if (bytes.length < MIN_PNG_BYTES) return 'is not a PNG image (too short)';
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (!buf.subarray(0, 8).equals(PNG_SIGNATURE)) return 'is not a PNG image (bad signature)';
-  if (buf.readUInt32BE(8) !== 13 || buf.toString('latin1', 12, 16) !== 'IHDR') {
-    return 'is not a PNG image (no IHDR chunk)';
-  }
-  if (buf.readUInt32BE(16) === 0 || buf.readUInt32BE(20) === 0) return 'is not a PNG image (zero size)';
-  return null;
+  const header = readPngHeader(bytes);
+  return header.ok ? null : `is not a PNG image (${header.problem})`;
 }
 
 export interface PendingScreenshot {

@@ -1,8 +1,8 @@
+import { COLOR_ROLES } from '../../../../../shared/src/design-tokens.js';
 import type { CollectedColor, ColorRole } from '../../../../../shared/src/toolbar-messages.js';
 import { contrastRatio, parseHex, wcagRating } from '../color.js';
 import { h, iconButton } from '../dom.js';
 import { ICONS } from '../icons.js';
-import { COLOR_ROLES } from '../palette.js';
 
 export interface ColorActions {
   role(key: string, role: ColorRole): void;

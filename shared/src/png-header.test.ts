@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { pngSize } from './png-header.js';
+import { pngSize, readPngHeader } from './png-header.js';
 
 /** A minimal valid PNG (1-bit grey, all zero) of the given size, built by hand. */
 function png(width: number, height: number): Uint8Array {
@@ -50,5 +50,15 @@ describe('pngSize', () => {
     noIhdr[12] = 0x58;
     expect(pngSize(noIhdr)).toBeNull();
     expect(pngSize(png(0, 4))).toBeNull();
+  });
+
+  it('says why bytes are not a PNG', () => {
+    expect(readPngHeader(png(5, 6))).toEqual({ ok: true, width: 5, height: 6 });
+    expect(readPngHeader(png(5, 6).subarray(0, 23))).toEqual({ ok: false, problem: 'too short' });
+    expect(readPngHeader(new Uint8Array(40))).toEqual({ ok: false, problem: 'bad signature' });
+    const wrongLength = png(5, 6);
+    wrongLength[11] = 12; // IHDR must hold 13 bytes
+    expect(readPngHeader(wrongLength)).toEqual({ ok: false, problem: 'no IHDR chunk' });
+    expect(readPngHeader(png(5, 0))).toEqual({ ok: false, problem: 'zero size' });
   });
 });
