@@ -18,7 +18,8 @@ export type ChannelCloseReason =
   | 'local';
 
 export interface FrameChannelHandlers {
-  onValue(value: unknown, payloadBytes: number): void;
+  /** `payload` is the frame's JSON bytes (a relay passes them on instead of writing the value out again). */
+  onValue(value: unknown, payloadBytes: number, payload: Buffer): void;
   /** Called once, with the first reason the channel stopped. */
   onClose(reason: ChannelCloseReason, error?: Error): void;
 }
@@ -154,7 +155,7 @@ export class FrameChannel {
         this.desync(err);
         return;
       }
-      this.handlers.onValue(value, payload.length);
+      this.handlers.onValue(value, payload.length, payload);
     }
   };
 
