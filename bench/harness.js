@@ -52,7 +52,13 @@ export async function startPageServer() {
 }
 
 /** Launches Chromium with the extension, the host installed for its profile, user scripts allowed. */
-export async function launchBrowser({ base, workspace, userScripts = true, name = 'b1' }) {
+export async function launchBrowser({
+  base,
+  workspace,
+  userScripts = true,
+  name = 'b1',
+  deviceScaleFactor = 1,
+}) {
   const home = path.join(base, `${name}-home`);
   const profile = path.join(base, `${name}-profile`);
   const fakeHome = path.join(base, `${name}-oshome`);
@@ -66,6 +72,7 @@ export async function launchBrowser({ base, workspace, userScripts = true, name 
     workspace,
     userScripts,
     attachToWorker: false,
+    deviceScaleFactor,
   });
   const hostPid = await waitForHost(home);
   return {
