@@ -18,6 +18,9 @@ export { chromePath, EXTENSION_ID };
 const { clientTarget, currentInitContext } = await import(path.join(ROOT, 'dist/node/cli/src/init.js'));
 
 const { runtimeDir } = await import(path.join(ROOT, 'dist/node/shared/src/node/paths.js'));
+const { isDescriptorFileName } = await import(
+  path.join(ROOT, 'dist/node/shared/src/node/endpoint-descriptor.js')
+);
 
 export function tempDir(prefix = 'xipe-bench-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -49,7 +52,13 @@ export async function startPageServer() {
 }
 
 /** Launches Chromium with the extension, the host installed for its profile, user scripts allowed. */
-export async function launchBrowser({ base, workspace, userScripts = true, name = 'b1' }) {
+export async function launchBrowser({
+  base,
+  workspace,
+  userScripts = true,
+  name = 'b1',
+  deviceScaleFactor = 1,
+}) {
   const home = path.join(base, `${name}-home`);
   const profile = path.join(base, `${name}-profile`);
   const fakeHome = path.join(base, `${name}-oshome`);
@@ -63,6 +72,7 @@ export async function launchBrowser({ base, workspace, userScripts = true, name 
     workspace,
     userScripts,
     attachToWorker: false,
+    deviceScaleFactor,
   });
   const hostPid = await waitForHost(home);
   return {
@@ -79,7 +89,7 @@ export function hostDescriptors(home) {
   const dir = runtimeDir(home);
   let names = [];
   try {
-    names = fs.readdirSync(dir).filter((n) => /^h-\d+\.json$/.test(n));
+    names = fs.readdirSync(dir).filter(isDescriptorFileName);
   } catch {
     return [];
   }

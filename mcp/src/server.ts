@@ -40,7 +40,7 @@ export interface ServerDeps {
 }
 
 const INSTRUCTIONS = `Tools of X-IPE UI/UX Reference relay to the user's real browser through the X-IPE extension.
-Typical flow: list_tabs → inject_toolbar → wait_for_captures → capture_screenshot → save_uiux_reference; inject_script {file_path, tab_id|url_contains|page_index} runs a local script. Read the resource xipe://guide for the workflow and xipe://ideas for the idea folders. If a call fails, the error message says what to do next; bridge_status reports every link and how to fix it.`;
+Typical flow: list_tabs → inject_toolbar → wait_for_captures → capture_screenshot → save_uiux_reference; capture_area {idea_folder, selector|rect} deep-captures an area with an offline clone to rebuild it from; inject_script {file_path, tab_id|url_contains|page_index} runs a local script. Read the resource xipe://guide for the workflow and xipe://ideas for the idea folders. If a call fails, the error message says what to do next; bridge_status reports every link and how to fix it.`;
 
 /**
  * Request schemas that only pin the method: the params are checked below, so a bad request gets

@@ -395,7 +395,10 @@ export class Router {
     return this.runner.run(request, () => ({
       ...this.options.context(parts),
       extension: { request: (command, params, options) => this.requestExtension(command, params, options) },
-      events: this.events,
+      events: {
+        since: (afterSeq) => this.events.since(afterSeq),
+        record: (name, data) => this.onExtensionEvent({ type: 'event', event: name, data }),
+      },
       images: this.images,
     }));
   }

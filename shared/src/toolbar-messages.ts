@@ -166,6 +166,14 @@ export type PanelSpot = z.infer<typeof PanelSpot>;
 /** Reads the remembered panel spot; with `spot`, remembers that one first. */
 export const PanelSpotRequest = msg('panel_spot', { spot: z.optional(PanelSpot) });
 
+/**
+ * Element mode, the pointer resting on an element: capture the viewport now if that delays no
+ * other capture, for an instant preview on the press.
+ */
+export const RestFrameRequest = msg('rest_frame', { viewport: ViewportInfo });
+/** The press, nothing changed since the rest frame: a thumbnail of `crop` cut from it. */
+export const PreviewRequest = msg('preview', { frame: shortText(64), crop: CssRect });
+
 /** Colour mode: the pixels of a viewport rectangle (the toolbar is hidden while they are captured). */
 export const SampleRequest = msg('sample', { crop: CssRect, viewport: ViewportInfo });
 export const ListIdeasRequest = msg('list_ideas', { workspace: z.optional(shortText(4096)) });
@@ -186,6 +194,8 @@ export const ToolbarRequest = z.discriminatedUnion('type', [
   FullPageBandRequest,
   FullPageEndRequest,
   SampleRequest,
+  RestFrameRequest,
+  PreviewRequest,
   PanelSpotRequest,
   ListIdeasRequest,
   SaveRequest,
@@ -241,6 +251,8 @@ export const TOOLBAR_RESULTS = {
     z.object({ data_url: z.string(), width: z.number(), height: z.number() }),
   ),
   'xipe-toolbar:panel_spot': z.nullable(PanelSpot),
+  'xipe-toolbar:rest_frame': z.object({ frame: z.nullable(z.string()) }),
+  'xipe-toolbar:preview': z.object({ data_url: z.nullable(z.string()) }),
   'xipe-toolbar:list_ideas': IdeasListing,
   'xipe-toolbar:save': SaveOutcome,
   'xipe-toolbar:clear': Collection,
@@ -270,6 +282,7 @@ export const CAPTURE_EVENTS = [
   'color_picked',
   'note_added',
   'session_saved',
+  'deep_capture_saved',
 ] as const;
 export type CaptureEventName = (typeof CAPTURE_EVENTS)[number];
 
@@ -297,6 +310,19 @@ export const ColorPickedData = z.object({
 });
 export const NoteAddedData = z.object({ ...eventBase, key: z.string(), comment: z.nullable(z.string()) });
 export const SessionSavedData = z.object({ ...eventBase, ...SaveOutcome.shape });
+/** Emitted by the host when it has written a deep capture (`capture_area`): where the files are. */
+export const DeepCaptureSavedData = z.object({
+  ...eventBase,
+  idea_folder: z.string(),
+  area_id: z.string(),
+  element_count: z.number(),
+  files: z.object({
+    referenced_elements: z.string(),
+    structure_html: z.string(),
+    styles_css: z.string(),
+    screenshot: z.string(),
+  }),
+});
 
 export const CAPTURE_EVENT_DATA = {
   element_picked: ElementPickedData,
@@ -304,6 +330,7 @@ export const CAPTURE_EVENT_DATA = {
   color_picked: ColorPickedData,
   note_added: NoteAddedData,
   session_saved: SessionSavedData,
+  deep_capture_saved: DeepCaptureSavedData,
 } as const satisfies Record<CaptureEventName, z.ZodMiniType>;
 
 export type CaptureEventData<E extends CaptureEventName> = z.infer<(typeof CAPTURE_EVENT_DATA)[E]>;

@@ -211,6 +211,34 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     await ui.detach();
   });
 
+  it('shows the element in the panel at the press, from the frame taken while the pointer rested', async () => {
+    const worker = await env.serviceWorker();
+    const { page } = await openRealPage(open, '/real/agency');
+    await page.$eval('#portfolio-5 img', (img) =>
+      img.scrollIntoView({ block: 'center', behavior: 'instant' }),
+    );
+    await scrollSettled(page, await page.evaluate(() => window.scrollY));
+    const reference = await viewportShot(page);
+    const img = await rectOf(page, '#portfolio-5 img');
+    const ui = await openToolbar(env.browser, page);
+    await ui.click('[data-mode="element"]');
+    await sleep(1_200); // the capture quota is free again after the mode button's click
+    await page.mouse.move(img.x + img.width / 2, img.y + img.height / 2, { steps: 3 });
+    await sleep(600); // a designer's pointer rests on what they are about to click
+    await page.mouse.down();
+    // While the button is still down, before any exact capture: the panel already shows it.
+    await ui.waitForCount('.list .item.pending .thumb[style*="background-image"]', 1, 5_000);
+    expect(await ui.text('.list .item.pending .sub')).toMatch(/capturing/);
+    await page.mouse.up();
+    // The exact capture replaces the preview, pixel for pixel the page's.
+    const { png, collection } = await lastElement(worker, page, 1);
+    await ui.waitForCount('.list .item.pending', 0);
+    expect(collection.elements).toHaveLength(1);
+    const cmp = compareCrop(png, reference, { x: Math.floor(img.x), y: Math.floor(img.y) });
+    expect(cmp.mismatch).toBe(0);
+    await ui.detach();
+  });
+
   it('steps into open shadow roots and says how to reach the element', async () => {
     const worker = await env.serviceWorker();
     const todo = (await openRealPage(open, '/real/todo')).page;

@@ -72,6 +72,11 @@ export function resizeRect(r: Rect, handle: Handle, dx: number, dy: number, min 
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
+/** A rectangle grown by `by` on every side. */
+export function inflate(r: Rect, by: number): Rect {
+  return { x: r.x - by, y: r.y - by, width: r.width + 2 * by, height: r.height + 2 * by };
+}
+
 /** Intersection of two rectangles, or null when they do not overlap. */
 export function intersect(a: Rect, b: Rect): Rect | null {
   const x = Math.max(a.x, b.x);

@@ -110,3 +110,22 @@ describe('withQuotaRetry', () => {
     expect(isQuotaError('tab not found')).toBe(false);
   });
 });
+
+describe('CaptureQuota.tryAcquire', () => {
+  it('takes a slot only when one stays free for others and nobody waits', async () => {
+    let now = 0;
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        now += ms;
+      },
+    };
+    const quota = new CaptureQuota(clock);
+    expect(quota.tryAcquire()).toBe(0);
+    // One slot left in this window: it is kept for a real capture.
+    expect(quota.tryAcquire()).toBeNull();
+    expect(await quota.acquire()).toBe(0);
+    now = 1_100;
+    expect(quota.tryAcquire()).toBe(1_100);
+  });
+});

@@ -26,6 +26,8 @@ export const realClock: Clock = {
 export class CaptureQuota {
   private readonly starts: number[] = [];
   private queue: Promise<void> = Promise.resolve();
+  /** Acquires not served yet. */
+  private waiting = 0;
 
   constructor(
     private readonly clock: Clock = realClock,
@@ -35,6 +37,7 @@ export class CaptureQuota {
 
   /** Resolves when a capture may start, with the start it recorded; callers are served in order. */
   acquire(): Promise<number> {
+    this.waiting += 1;
     const turn = this.queue.then(async () => {
       for (;;) {
         const now = this.clock.now();
@@ -46,10 +49,10 @@ export class CaptureQuota {
         await this.clock.sleep(this.windowMs - (now - (this.starts[0] ?? now)));
       }
     });
-    this.queue = turn.then(
-      () => undefined,
-      () => undefined,
-    );
+    const done = () => {
+      this.waiting -= 1;
+    };
+    this.queue = turn.then(done, done);
     return turn;
   }
 
@@ -65,6 +68,19 @@ export class CaptureQuota {
     let at = this.starts.length;
     while (at > 0 && (this.starts[at - 1] ?? 0) > now) at -= 1;
     this.starts.splice(at, 0, now);
+    return now;
+  }
+
+  /**
+   * Takes a slot now only if that leaves `reserve` free in the window and nobody is waiting: for
+   * captures that are worth making only when they delay no other (the rest-frame preview).
+   */
+  tryAcquire(reserve = 1): number | null {
+    if (this.waiting > 0) return null;
+    const now = this.clock.now();
+    while (this.starts.length > 0 && now - (this.starts[0] ?? 0) >= this.windowMs) this.starts.shift();
+    if (this.starts.length + 1 + reserve > this.perWindow) return null;
+    this.starts.push(now);
     return now;
   }
 

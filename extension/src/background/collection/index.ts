@@ -6,6 +6,7 @@
  */
 import { browser, type Runtime } from '../../platform/browser.js';
 import { captureCrop, StitchJobs } from '../capture/capture.js';
+import { RestFrames } from '../capture/rest-frame.js';
 import { CollectionStore, type KeyValueStorage } from './collection-store.js';
 import type { HostLink } from './host-link.js';
 import { createToolbarHandler, isToolbarMessage } from './messages.js';
@@ -26,6 +27,7 @@ const localStorageArea: KeyValueStorage = {
 export function registerToolbar(link: HostLink): void {
   const store = new CollectionStore(localStorageArea);
   const jobs = new StitchJobs();
+  const restFrames = new RestFrames();
   const handle = createToolbarHandler({
     store,
     host: link,
@@ -36,6 +38,8 @@ export function registerToolbar(link: HostLink): void {
         jobs.band(tabId, job, band, viewport, windowId, marker),
       end: (tabId, job) => jobs.end(tabId, job),
       abandon: (tabId, job) => jobs.abandon(tabId, job),
+      rest: (tabId, windowId, viewport) => restFrames.take(tabId, windowId, viewport),
+      preview: (tabId, frame, rect) => restFrames.thumbnail(tabId, frame, rect),
     },
   });
 
@@ -55,6 +59,7 @@ export function registerToolbar(link: HostLink): void {
   });
 
   browser.tabs.onRemoved.addListener((tabId) => {
+    restFrames.drop(tabId);
     void store.drop(tabId);
   });
 

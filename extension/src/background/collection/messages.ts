@@ -42,6 +42,17 @@ export interface ToolbarDeps {
       windowId?: number,
     ): Promise<StoredCrop | null>;
     begin(tabId: number, width: number, height: number, left?: number): string;
+    /** Rest-frame previews (capture/rest-frame.ts). */
+    rest(
+      tabId: number,
+      windowId: number,
+      viewport: { width: number; height: number; dpr: number },
+    ): Promise<string | null>;
+    preview(
+      tabId: number,
+      frame: string,
+      rect: { x: number; y: number; width: number; height: number },
+    ): Promise<string | null>;
     band(
       tabId: number,
       job: string,
@@ -147,6 +158,12 @@ export function createToolbarHandler(deps: ToolbarDeps) {
           collection: await deps.store.get(tabId, tabUrl, req.typography),
           host_connected: deps.host.connected,
         };
+      case 'xipe-toolbar:rest_frame':
+        return {
+          frame: windowId === undefined ? null : await deps.capture.rest(tabId, windowId, req.viewport),
+        };
+      case 'xipe-toolbar:preview':
+        return { data_url: await deps.capture.preview(tabId, req.frame, req.crop) };
       case 'xipe-toolbar:capture_element': {
         // The store reads the collection while the capture runs.
         const crop = deps.capture.crop(tabId, req.crop, req.viewport, windowId);

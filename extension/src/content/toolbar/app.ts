@@ -1,4 +1,5 @@
-import type { PanelSpot } from '../../../../shared/src/toolbar-messages.js';
+import type { CssRect, PanelSpot } from '../../../../shared/src/toolbar-messages.js';
+import { inflate, intersect } from '../../geometry/crop-math.js';
 import { CaptureVeil } from './capture-veil.js';
 import { CollectionSync } from './collection-sync.js';
 import { selectorFor } from './dom-inspect.js';
@@ -51,7 +52,7 @@ export class ToolbarApp {
       signal,
     );
     const ui = this.ui;
-    this.veil = new CaptureVeil(ui.root, ui.mask);
+    this.veil = new CaptureVeil(ui.root, ui.mask, ui.panel);
     this.collection = new CollectionSync({ ...ui, veil: this.veil }, signal);
     this.palette = new PaletteView(ui.palette, (draft) => void this.collection.addColor(draft), signal);
     ui.status.set('Pick elements (E), areas (A), colours (C) or the full page (P).');
@@ -158,6 +159,12 @@ export class ToolbarApp {
     for (const [m, b] of this.ui.modeButtons) b.setAttribute('aria-pressed', String(m === mode));
   }
 
+  /** The panel covers part of a viewport rectangle (or its ring of a few pixels). */
+  private panelOver(rect: CssRect): boolean {
+    const r = this.ui.panel.getBoundingClientRect();
+    return intersect({ x: r.x, y: r.y, width: r.width, height: r.height }, inflate(rect, 4)) !== null;
+  }
+
   private selectorOf(el: Element): string {
     let s = this.selectors.get(el);
     if (!s) {
@@ -189,6 +196,9 @@ export class ToolbarApp {
       captureElement: (el, kind, rect) => collection.captureElement(el, kind, rect, this.selectorOf(el)),
       addColor: (draft) => collection.addColor(draft),
       sample: (rect) => collection.sample(rect),
+      restFrame: async (rect) => (this.panelOver(rect) ? null : collection.restFrame()),
+      preview: (frame, el, rect) => void collection.preview(frame, el, rect, this.selectorOf(el)),
+      cancelPreview: () => collection.cancelPreview(),
       exclusive: (job) => collection.exclusive(job),
       added: (item) => collection.added(item),
       stop: () => {

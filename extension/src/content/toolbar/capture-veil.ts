@@ -1,5 +1,5 @@
 import { MARKER_HEIGHT, markerBlocks } from '../../geometry/band-marker.js';
-import { maskAround, type Rect } from '../../geometry/crop-math.js';
+import { intersect, maskAround, type Rect } from '../../geometry/crop-math.js';
 import { afterPaint } from './dom-inspect.js';
 import { InlineStyles } from './inline-styles.js';
 import { hideLayers, layersOver } from './page-layers.js';
@@ -28,6 +28,8 @@ export class CaptureVeil {
   constructor(
     private readonly ui: HTMLElement,
     private readonly mask: HTMLElement,
+    /** The panel stays visible during a crop it does not overlap (the designer sees it fill). */
+    private readonly panel: HTMLElement | null = null,
   ) {}
 
   get lowered(): boolean {
@@ -56,7 +58,7 @@ export class CaptureVeil {
     this.layers.restore();
     this.shape = shape;
     this.clearOf = clearOf;
-    this.ui.setAttribute('data-hidden', '');
+    this.ui.setAttribute('data-hidden', hole && !this.panelOver(hole) ? 'overlays' : 'all');
     if (hole && clearOf) hideLayers(layersOver(hole, clearOf), this.layers);
     const boxes = (hole ? maskAround(hole, viewport, scale) : []).map((b) => this.box(b));
     // 1 px clear above and below the blocks, so no antialiased edge reaches the band's rows.
@@ -68,6 +70,14 @@ export class CaptureVeil {
     this.mask.replaceChildren(...boxes, ...blocks);
     this.painted = afterPaint();
     return this.painted;
+  }
+
+  /** The panel covers part of `hole` (or its ring of a few pixels). */
+  private panelOver(hole: Rect): boolean {
+    if (!this.panel) return true;
+    const r = this.panel.getBoundingClientRect();
+    const ring = { x: hole.x - 4, y: hole.y - 4, width: hole.width + 8, height: hole.height + 8 };
+    return intersect({ x: r.x, y: r.y, width: r.width, height: r.height }, ring) !== null;
   }
 
   private box(b: Rect, white?: boolean): HTMLDivElement {

@@ -53,6 +53,10 @@ export class CollectionSync {
     );
   }
 
+  /** Element captures started, and previews asked for: a late preview never shows over newer news. */
+  private captures = 0;
+  private previews = 0;
+
   /** A capture is in flight. */
   get busy(): boolean {
     return this.capturing;
@@ -196,6 +200,39 @@ export class CollectionSync {
    * Captures an element or area: styles from the page, the crop from the worker, with the toolbar
    * hidden and the page masked outside the crop meanwhile. Ignored while another capture runs.
    */
+  /** Asks the worker to capture the viewport while the pointer rests (null when that would delay a capture). */
+  async restFrame(): Promise<string | null> {
+    if (this.capturing) return null;
+    return (await send({ type: 'xipe-toolbar:rest_frame', viewport: viewportInfo() })).frame;
+  }
+
+  /**
+   * Shows the element at once, cut from the rest frame (taken while nothing changed since), while
+   * its exact capture runs; the stored item replaces it.
+   */
+  async preview(frame: Promise<string | null>, el: Element, rect: CssRect, selector: string): Promise<void> {
+    const token = ++this.previews;
+    const captures = this.captures;
+    const id = await frame;
+    if (!id || token !== this.previews) return;
+    const { data_url } = await send({ type: 'xipe-toolbar:preview', frame: id, crop: rect });
+    // Not after a newer press, nor once a capture that started since has already listed its item.
+    if (!data_url || token !== this.previews || (this.captures > captures && !this.capturing)) return;
+    this.elements.showPending({
+      selector,
+      tag: el.localName,
+      width: rect.width,
+      height: rect.height,
+      thumb: data_url,
+    });
+  }
+
+  /** The press ended in no capture: the preview goes. */
+  cancelPreview(): void {
+    this.previews += 1;
+    if (!this.capturing) this.elements.clearPending();
+  }
+
   async captureElement(
     el: Element,
     kind: 'element' | 'area',
@@ -203,6 +240,7 @@ export class CollectionSync {
     selector: string,
   ): Promise<void> {
     if (this.capturing) return;
+    this.captures += 1;
     const started = performance.now();
     const veil = this.ui.veil;
     try {
@@ -239,6 +277,7 @@ export class CollectionSync {
         } else this.ui.status.set(`Captured ${item.selector}${size} in ${ms} ms.`, 'ok');
       });
     } catch (err) {
+      this.elements.clearPending();
       this.ui.status.fail(err);
     }
   }

@@ -53,6 +53,15 @@ export function layersOver(rect: CssRect, el: Element): HTMLElement[] {
   });
 }
 
+/** The page's running animations and transitions (not the toolbar's own). */
+export function pageAnimations(): Animation[] {
+  return document.getAnimations().filter((a) => {
+    if (a.playState !== 'running') return false;
+    const root = (a.effect as KeyframeEffect | null)?.target?.getRootNode();
+    return !(root instanceof ShadowRoot && root.host.localName === HOST_TAG);
+  });
+}
+
 /** Longest a capture waits for the page's own transitions to end. */
 const SETTLE_MAX_MS = 1500;
 
@@ -63,13 +72,9 @@ const SETTLE_MAX_MS = 1500;
  */
 export async function settled(signal?: AbortSignal): Promise<void> {
   await afterPaint();
-  const running = document.getAnimations().filter((a) => {
-    if (a.playState !== 'running') return false;
+  const running = pageAnimations().filter((a) => {
     const end = a.effect?.getComputedTiming().endTime;
-    if (typeof end !== 'number' || !Number.isFinite(end)) return false;
-    const target = (a.effect as KeyframeEffect | null)?.target;
-    const root = target?.getRootNode();
-    return !(root instanceof ShadowRoot && root.host.localName === HOST_TAG);
+    return typeof end === 'number' && Number.isFinite(end);
   });
   if (running.length > 0) {
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -41,8 +41,10 @@ export const CSS = `
 @media (prefers-color-scheme: dark) {
   .root { --bg: #1d2026; --bg2: #272b33; --fg: #eceef2; --fg2: #a2a9b5; --line: #343944; --accent: #818cf8; --accent-fg: #11131a; }
 }
-/* opacity, not visibility: the shield must keep catching the pointer, or the page would get :hover while we capture */
-.root[data-hidden] { opacity: 0; }
+/* opacity, not visibility: the shield must keep catching the pointer, or the page would get :hover while we capture.
+   A crop the panel does not overlap hides only the overlays: the designer sees the panel fill. */
+.root[data-hidden="all"] { opacity: 0; }
+.root[data-hidden] .overlays { opacity: 0; }
 button, input, select, textarea { font: inherit; color: inherit; }
 .panel {
   position: fixed; top: 16px; right: 16px; width: 320px; max-height: calc(100vh - 32px);
@@ -71,6 +73,7 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .section { padding: 8px 12px; border-bottom: 1px solid var(--line); }
 .section h3 { all: unset; display: flex; justify-content: space-between; font-size: 11px; font-weight: 600; text-transform: uppercase; letter-spacing: .04em; color: var(--fg2); margin-bottom: 6px; }
 .list { display: flex; flex-direction: column; gap: 6px; }
+.item.pending { opacity: .7; }
 .empty { color: var(--fg2); font-style: italic; }
 .item { display: grid; grid-template-columns: 44px 1fr auto; gap: 8px; align-items: start; padding: 6px; border: 1px solid var(--line); border-radius: 8px; background: var(--bg); }
 .thumb { width: 44px; height: 34px; border-radius: 4px; background: var(--bg2) center/contain no-repeat; border: 1px solid var(--line); }
@@ -99,9 +102,10 @@ select.role { border: 1px solid var(--line); border-radius: 6px; background: var
 .mask { position: fixed; inset: 0; pointer-events: none; }
 .mask > div { position: fixed; background: #0f172a; }
 .shield { position: fixed; inset: 0; pointer-events: auto; cursor: crosshair; background: transparent; }
-.hl { position: fixed; pointer-events: none; border: 2px solid #4f46e5; background: rgba(79, 70, 229, .12); border-radius: 2px; transition: all 60ms ease-out; }
+/* Drawn around the element, not over it: a frame captured while the pointer rests shows the element clean. */
+.hl { position: fixed; pointer-events: none; border: 2px solid #4f46e5; border-radius: 3px; box-shadow: 0 0 0 1px rgba(255, 255, 255, .7); transition: all 60ms ease-out; }
 .hl.section { border-color: #0ea5e9; background: rgba(14, 165, 233, .10); border-style: dashed; }
-.label { position: fixed; pointer-events: none; background: #111827; color: #f9fafb; font: 11px/1.3 ui-monospace, SFMono-Regular, Menlo, monospace; padding: 3px 6px; border-radius: 4px; white-space: nowrap; max-width: 60vw; overflow: hidden; text-overflow: ellipsis; }
+.label { position: fixed; pointer-events: none; background: #111827; color: #f9fafb; font: 11px/14px ui-monospace, SFMono-Regular, Menlo, monospace; height: 20px; padding: 3px 6px; border-radius: 4px; white-space: nowrap; max-width: 60vw; overflow: hidden; text-overflow: ellipsis; }
 .label b { color: #a5b4fc; font-weight: 600; }
 .area { position: fixed; border: 2px solid #f59e0b; background: rgba(245, 158, 11, .10); pointer-events: auto; cursor: move; }
 .handle { position: absolute; width: 10px; height: 10px; background: #fff; border: 2px solid #f59e0b; border-radius: 2px; }

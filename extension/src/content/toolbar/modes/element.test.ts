@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { elementMode } from './element.js';
 import { fakeContext, frames, installLayout, layout, pointer } from './mode-test-kit.js';
 
@@ -32,11 +32,12 @@ describe('element mode', () => {
     shield.dispatchEvent(pointer('pointermove', 130, 130));
     await frames();
     expect(hl.style.display).toBe('block');
+    // A frame 4 px outside the h2's 200×30 box at (120, 120): it never covers the element itself.
     expect([hl.style.left, hl.style.top, hl.style.width, hl.style.height]).toEqual([
-      '120px',
-      '120px',
-      '200px',
-      '30px',
+      '116px',
+      '116px',
+      '208px',
+      '38px',
     ]);
     expect(label.textContent).toBe('h2 h2  200×30');
 
@@ -112,5 +113,48 @@ describe('element mode', () => {
     shield.dispatchEvent(pointer('pointerdown', 350, 250));
     expect(ctx.captureElement).not.toHaveBeenCalled();
     expect(ctx.veil.lower).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('element mode: the instant preview', () => {
+  const rest = (ms = 220) => new Promise((r) => setTimeout(r, ms));
+  // happy-dom has no Web Animations: nothing animates on these pages.
+  beforeEach(() => {
+    document.getAnimations = () => [];
+  });
+
+  it('captures a frame while the pointer rests, and previews from it on the press', async () => {
+    const ctx = fakeContext();
+    vi.mocked(ctx.restFrame).mockResolvedValue('frame-1');
+    elementMode.enter(ctx);
+    const shield = ctx.overlay.querySelector('.shield');
+    if (!shield) throw new Error('no shield');
+    shield.dispatchEvent(pointer('pointermove', 350, 250));
+    await rest();
+    expect(ctx.restFrame).toHaveBeenCalledWith({ x: 100, y: 100, width: 300, height: 200 });
+    shield.dispatchEvent(pointer('pointerdown', 350, 250));
+    expect(ctx.preview).toHaveBeenCalledWith(expect.any(Promise), card, {
+      x: 100,
+      y: 100,
+      width: 300,
+      height: 200,
+    });
+    expect(await vi.mocked(ctx.preview).mock.calls[0]?.[0]).toBe('frame-1');
+  });
+
+  it('shows no preview once the page changed, or the pointer moved on, since the frame', async () => {
+    const ctx = fakeContext();
+    vi.mocked(ctx.restFrame).mockResolvedValue('frame-1');
+    elementMode.enter(ctx);
+    const shield = ctx.overlay.querySelector('.shield');
+    if (!shield) throw new Error('no shield');
+    shield.dispatchEvent(pointer('pointermove', 350, 250));
+    await rest();
+    card.setAttribute('data-state', 'open');
+    await rest(10);
+    shield.dispatchEvent(pointer('pointerdown', 350, 250));
+    shield.dispatchEvent(pointer('pointermove', 352, 250));
+    shield.dispatchEvent(pointer('pointerdown', 352, 250));
+    expect(ctx.preview).not.toHaveBeenCalled();
   });
 });

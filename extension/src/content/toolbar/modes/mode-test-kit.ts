@@ -92,6 +92,9 @@ export function fakeContext(): FakeContext {
     captureElement: vi.fn(async () => undefined),
     addColor: vi.fn(async () => undefined),
     sample: vi.fn(async (_rect: CssRect): Promise<Pixels | null> => null),
+    restFrame: vi.fn(async (_rect: CssRect): Promise<string | null> => null),
+    preview: vi.fn(),
+    cancelPreview: vi.fn(),
     async exclusive<T>(job: () => Promise<T>): Promise<T> {
       ctx.busyNow = true;
       try {

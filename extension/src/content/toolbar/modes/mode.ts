@@ -62,6 +62,15 @@ export interface ModeContext {
   /** Captures an element or area (styles, crop) into the collection and reports it. */
   captureElement(el: Element, kind: 'element' | 'area', rect: CssRect): Promise<void>;
   addColor(draft: ColorDraft): Promise<void>;
+  /**
+   * Captures the viewport while the pointer rests on `rect` (for an instant preview on the press);
+   * null when that would delay a capture, or the panel covers the rectangle.
+   */
+  restFrame(rect: CssRect): Promise<string | null>;
+  /** Shows the element at once from that frame (once it is there) while its exact capture runs. */
+  preview(frame: Promise<string | null>, el: Element, rect: CssRect): void;
+  /** The press ended in no capture: the preview goes. */
+  cancelPreview(): void;
   /** The painted pixels of a viewport rectangle (captured with the toolbar hidden); null if off-screen or busy. */
   sample(rect: CssRect): Promise<Pixels | null>;
   /** Runs a capture job with the toolbar busy meanwhile (other captures are refused). */

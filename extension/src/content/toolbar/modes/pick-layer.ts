@@ -5,6 +5,11 @@ import type { ModeContext } from './mode.js';
 
 type LabelParts = (string | Node)[];
 
+/** The highlight frame's distance outside the element (CSS px): clear of the crop's 2-device-px ring. */
+const HL_GAP = 4;
+/** The label's height (CSS px: 11 px text at 1.3, 3 px padding), and it sits that far above. */
+const LABEL_HEIGHT = 22;
+
 /**
  * What a picking mode puts over the page: a transparent shield of our own that takes every pointer
  * event (so the page sees no clicks and no :hover), a highlight box and a label. Replaces whatever
@@ -22,18 +27,36 @@ export class PickLayer {
     this.shield.focus({ preventScroll: true });
   }
 
-  /** Highlights a rectangle with a label above it (below when there is no room). */
+  /**
+   * Highlights a rectangle with a frame just outside it (so it never covers the element's own
+   * pixels) and a label above it (below when there is no room).
+   */
   highlight(r: CssRect, parts: LabelParts): void {
     this.hl.style.display = 'block';
-    place(this.hl, r);
+    place(this.hl, {
+      x: r.x - HL_GAP,
+      y: r.y - HL_GAP,
+      width: r.width + 2 * HL_GAP,
+      height: r.height + 2 * HL_GAP,
+    });
     this.label(r, parts);
+  }
+
+  /** The label's box when shown (the rest-frame preview must not have it over the element). */
+  labelRect(): CssRect | null {
+    if (this.labelEl.style.display === 'none') return null;
+    const b = this.labelEl.getBoundingClientRect();
+    return { x: b.x, y: b.y, width: b.width, height: b.height };
   }
 
   label(r: CssRect, parts: LabelParts): void {
     const label = this.labelEl;
     label.replaceChildren(...parts);
     label.style.display = 'block';
-    const top = r.y > 24 ? r.y - 22 : Math.min(window.innerHeight - 22, r.y + r.height + 4);
+    // Clear of the element and its highlight frame, so a frame captured now shows the element clean.
+    const room = HL_GAP + LABEL_HEIGHT;
+    const top =
+      r.y > room ? r.y - room : Math.min(window.innerHeight - LABEL_HEIGHT, r.y + r.height + HL_GAP);
     label.style.left = `${Math.max(0, Math.min(r.x, window.innerWidth - 260))}px`;
     label.style.top = `${top}px`;
   }

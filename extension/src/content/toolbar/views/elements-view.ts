@@ -23,6 +23,39 @@ export class ElementsView {
     private readonly signal: AbortSignal,
   ) {}
 
+  /**
+   * Shows an item while its exact capture runs: the thumbnail of the rest-frame preview, the
+   * selector and size. The next render (the stored item) replaces it.
+   */
+  showPending(p: { selector: string; tag: string; width: number; height: number; thumb: string }): void {
+    this.el.querySelector('.empty')?.remove();
+    this.el.querySelector('.item.pending')?.remove();
+    const thumb = h('div', { class: 'thumb' });
+    thumb.style.backgroundImage = `url("${p.thumb}")`;
+    this.el.append(
+      h(
+        'div',
+        { class: 'item pending', 'aria-busy': 'true' },
+        thumb,
+        h(
+          'div',
+          { class: 'meta' },
+          h('div', { class: 'sel', title: p.selector }, p.selector),
+          h(
+            'div',
+            { class: 'sub' },
+            `element · <${p.tag}> · ${Math.round(p.width)}×${Math.round(p.height)} · capturing…`,
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** Removes a pending item (its capture failed). */
+  clearPending(): void {
+    this.el.querySelector('.item.pending')?.remove();
+  }
+
   forget(key: string | null): void {
     if (key === null) this.thumbs.clear();
     else this.thumbs.delete(key);

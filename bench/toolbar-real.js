@@ -1,0 +1,147 @@
+// Toolbar entries of `npm run bench` on the fixture pages shaped like real templates
+// (test/support/real-pages.js): what the toolbar costs an idle page, and the nine-viewport full
+// page at device pixel ratio 2 checked against DevTools' own full-page screenshot.
+import { compareImages, decodePng } from '../test/support/png.js';
+import { pageSettled } from '../test/support/real-pages.js';
+import { QUOTA_WINDOW_MS, sleep, Toolbar } from './toolbar.js';
+
+/** Loads a fixture page and waits for its photos and fonts. */
+async function realPage(browser, pages, path) {
+  const page = await browser.newPage();
+  await page.goto(`${pages.url}${path}`);
+  await page.evaluate(pageSettled);
+  return page;
+}
+
+/**
+ * `toolbar_idle_page_cpu`: the page's main-thread task time (DevTools Performance.getMetrics
+ * TaskDuration) over idle windows with the toolbar closed and open, alternating, and the `toggle`
+ * events the page receives while it is open (the toolbar once flooded pages with them).
+ */
+export async function benchIdleCpu({ browser: b, pages, entries, N }) {
+  const page = await realPage(b.browser, pages, '/real/agency?idle');
+  const cdp = await page.createCDPSession();
+  let ui = null;
+  try {
+    await cdp.send('Performance.enable');
+    await page.evaluate(() => {
+      window.__benchToggles = 0;
+      document.addEventListener('toggle', () => (window.__benchToggles += 1), true);
+    });
+    const taskMs = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
+    };
+    const windowMs = N(5_000, 2_000);
+    const idle = async () => {
+      const t0 = await taskMs();
+      await sleep(windowMs);
+      return (await taskMs()) - t0;
+    };
+    const closed = [];
+    const open = [];
+    let toggles = 0;
+    for (let round = 0; round < 2; round += 1) {
+      closed.push(await idle());
+      ui = await Toolbar.open(b.browser, page);
+      await sleep(500); // the toolbar's own start-up (idea list, fonts) is not idle time
+      const before = await page.evaluate(() => window.__benchToggles);
+      open.push(await idle());
+      toggles += (await page.evaluate(() => window.__benchToggles)) - before;
+      await ui.close(b.browser);
+      ui = null;
+      await sleep(300);
+    }
+    const sum = (v) => v.reduce((a, x) => a + x, 0);
+    const perSecond = (v) => Math.round((sum(v) / ((v.length * windowMs) / 1000)) * 100) / 100;
+    const ratio = Math.round((sum(open) / Math.max(sum(closed), 0.001)) * 1000) / 1000;
+    entries.push({
+      name: 'toolbar_idle_page_cpu',
+      unit: 'ratio',
+      p50: ratio,
+      p95: null,
+      n: open.length + closed.length,
+      closed_task_ms_per_s: perSecond(closed),
+      open_task_ms_per_s: perSecond(open),
+      toggle_events: toggles,
+      target: 'ratio ≤ 1.05 and 0 toggle events',
+      status: ratio <= 1.05 && toggles === 0 ? 'ok' : 'MISSED',
+      note: `page TaskDuration over ${open.length} × ${windowMs / 1000} s idle with the toolbar open vs as many closed, alternating`,
+    });
+  } finally {
+    if (ui) await ui.detach();
+    await cdp.detach().catch(() => undefined);
+    await page.close();
+  }
+}
+
+/**
+ * `full_page_9vp_dpr2`: click on Full page → the stitched PNG stored, on the nine-viewport agency
+ * page in a browser at device pixel ratio 2; each shot is compared with DevTools' full-page
+ * screenshot (Page.captureScreenshot, captureBeyondViewport) of the page at the top, settled.
+ * A stale band (an older frame stitched in) shows as rows where most pixels differ.
+ */
+export async function benchFullPage9(b, { pages, entries, N, entry }) {
+  const page = await realPage(b.browser, pages, '/real/agency?full');
+  let ui = null;
+  try {
+    const viewport = await page.evaluate(() => ({
+      height: document.documentElement.clientHeight,
+      scroll: document.documentElement.scrollHeight,
+      dpr: devicePixelRatio,
+    }));
+    if (viewport.scroll < 9 * viewport.height)
+      throw new Error(`the page is ${viewport.scroll}px, under 9 viewports`);
+    const reference = decodePng(Buffer.from(await page.screenshot({ encoding: 'binary', fullPage: true })));
+    ui = await Toolbar.open(b.browser, page);
+    const button = await ui.center('[data-mode="page"]');
+    const samples = [];
+    const mismatches = [];
+    let stale = 0;
+    let recaptured = 0;
+    const n = N(10, 2);
+    for (let i = 0; i < 1 + n; i += 1) {
+      await sleep(QUOTA_WINDOW_MS);
+      await page.mouse.move(button.x, button.y);
+      await ui.arm('full_page');
+      await page.mouse.down();
+      await page.mouse.up();
+      const { ms, key } = await ui.result();
+      const status = await ui.text('.status');
+      recaptured += Number(/(\d+) capture\(s\) came before/.exec(status)?.[1] ?? 0);
+      const png = Buffer.from(
+        await ui.evaluate(
+          `chrome.storage.local.get('xipe-toolbar:crop:${key}').then((o) => Object.values(o)[0].png)`,
+        ),
+        'base64',
+      );
+      await ui.evaluate(`chrome.storage.local.remove('xipe-toolbar:crop:${key}')`);
+      if (i === 0) continue; // warm-up
+      const shot = decodePng(png);
+      const cmp =
+        shot.width === reference.width && shot.height === reference.height
+          ? compareImages(shot, reference)
+          : { mismatch: 1, badRows: [0] };
+      samples.push(ms);
+      mismatches.push(cmp.mismatch * 100);
+      if (cmp.badRows.length > 0) stale += 1;
+    }
+    const worst = Math.max(...mismatches);
+    const captures = Math.ceil((viewport.scroll - viewport.height + 4) / (viewport.height - 4)) + 1;
+    entries.push(
+      entry('full_page_9vp_dpr2', 'ms', samples, {
+        page_px: `${reference.width}×${reference.height}`,
+        max_differing_pixels_pct: Math.round(worst * 1000) / 1000,
+        stale_bands: stale,
+        captures_taken_again: recaptured,
+        quota_floor_ms: Math.round((captures / 2 - 1) * 1020),
+        target: '≤ 0.1 % differing pixels vs DevTools, 0 stale bands',
+        status: worst <= 0.1 && stale === 0 ? 'ok' : 'MISSED',
+        note: 'click → stitched PNG stored (quota waits included); compared with Page.captureScreenshot captureBeyondViewport',
+      }),
+    );
+  } finally {
+    if (ui) await ui.detach();
+    await page.close();
+  }
+}
