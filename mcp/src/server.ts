@@ -16,7 +16,7 @@ import {
   type ResourceTemplateDefinition,
 } from './resources/registry.js';
 import { runTool } from './run-tool.js';
-import { JsonRpcErrorCode, McpError, Server } from './sdk.js';
+import { JsonRpcErrorCode, McpError, Server, setToolsCallHandler } from './sdk.js';
 import { SentScripts } from './sent-scripts.js';
 import { type TimeoutSettings, timeoutSettings } from './timeouts.js';
 import type { AnyTool } from './tools/define-tool.js';
@@ -81,7 +81,7 @@ export function createServer(deps: ServerDeps): Server {
   const sentScripts = new SentScripts();
 
   server.setRequestHandler(request('tools/list'), () => ({ tools: tools.map(listedTool) }));
-  server.setRequestHandler(request('tools/call'), (req, extra) => {
+  setToolsCallHandler(server, request('tools/call'), (req, extra) => {
     const { name, arguments: args } = req.params ?? {};
     if (typeof name !== 'string' || name === '') {
       throw invalidParams('tools/call needs params.name, the name of a tool from tools/list.');

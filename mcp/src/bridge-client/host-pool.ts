@@ -48,6 +48,8 @@ export class HostPool {
   private readonly connecting = new Map<string, Promise<HostConnection>>();
   private closedValue = false;
   private listedThisTurn: string[] | null = null;
+  /** Descriptor file → its path (path.join, in the hot path of every call, costs as much as a readdir). */
+  private readonly paths = new Map<string, string>();
 
   constructor(private readonly options: HostPoolOptions) {
     this.dir = runtimeDir(options.home, options.platform);
@@ -109,6 +111,17 @@ export class HostPool {
     });
   }
 
+  /** The full path of a descriptor file of this pool's runtime dir. */
+  descriptorPath(file: string): string {
+    let full = this.paths.get(file);
+    if (full === undefined) {
+      full = path.join(this.dir, file);
+      if (this.paths.size >= 64) this.paths.clear(); // a few hosts per session; never unbounded
+      this.paths.set(file, full);
+    }
+    return full;
+  }
+
   async close(): Promise<void> {
     this.closedValue = true;
     for (const connection of this.connections.values()) connection.close();
@@ -146,7 +159,7 @@ export class HostPool {
     if (open !== undefined && !open.closed) {
       return {
         file,
-        descriptorPath: path.join(this.dir, file),
+        descriptorPath: this.descriptorPath(file),
         descriptor: open.descriptor,
         pidAlive: true,
         connection: open,
