@@ -15,7 +15,7 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
 } from './resources/registry.js';
-import { runTool } from './run-tool.js';
+import { runTool, writeCallRecords } from './run-tool.js';
 import { JsonRpcErrorCode, McpError, Server, setToolsCallHandler } from './sdk.js';
 import { SentScripts } from './sent-scripts.js';
 import { type TimeoutSettings, timeoutSettings } from './timeouts.js';
@@ -143,6 +143,7 @@ export function createServer(deps: ServerDeps): Server {
   server.onclose = () => {
     unsubscribe?.();
     logs.close();
+    writeCallRecords();
   };
   return server;
 }

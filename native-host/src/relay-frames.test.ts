@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withId } from './relay-frames.js';
+import { RELAY_BYTES_FROM, relayFrame, withId } from './relay-frames.js';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
 const relayed = (text: string, id: number | string): unknown => {
@@ -57,5 +57,22 @@ describe('withId: the relayed envelope is the same bytes with another top-level 
     expect(relayed('{"type":"request","id":1,"command":"x","\\u0069d":5}', 2)).toBeNull();
     expect(relayed('{"type":"request","id":1,"command":"x","i\\u0064":5}', 2)).toBeNull();
     expect(relayed('{"type":"request","id":1,"command":"x","\\u0069\\u0064":5}', 2)).toBeNull();
+  });
+
+  it('frames it with its length; a small message is left to JSON.stringify, which is cheaper there', () => {
+    const small = bytes(JSON.stringify({ type: 'request', id: 1, command: 'list_tabs', params: {} }));
+    expect(relayFrame(small, 2, 1 << 20, true)).toBeNull();
+    const big = bytes(
+      JSON.stringify({
+        type: 'request',
+        id: 1,
+        command: 'x',
+        params: { code: 'y'.repeat(RELAY_BYTES_FROM) },
+      }),
+    );
+    const frame = relayFrame(big, 'r-2', 1 << 20, true);
+    expect(frame?.readUInt32LE(0)).toBe((frame?.length ?? 0) - 4);
+    expect(frame?.subarray(4)).toEqual(withId(big, 'r-2'));
+    expect(relayFrame(big, 'r-2', big.length - 1, true)).toBeNull(); // over the link's cap
   });
 });

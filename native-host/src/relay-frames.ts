@@ -13,6 +13,10 @@ import type { RequestId } from '../../shared/src/envelopes.js';
  * built). Anything else — the id after `params`, escapes around it — returns null and the caller
  * writes the envelope out from its parsed form, as before.
  *
+ * Below RELAY_BYTES_FROM the parsed envelope is written out instead: for a message that small,
+ * V8's native JSON.stringify costs less than finding the id byte by byte without the optimizing
+ * compilers (measured: ~2 µs against ~3–4 µs at 250 bytes; ~45 µs against ~8 µs at 24 KB).
+ *
  * A second top-level "id" would win over the one replaced (JSON.parse keeps the last). The
  * extension's messages come out of a JS serializer, which writes each key once; a bridge client
  * is any local process with the token, so its requests are relayed as bytes only when no other
@@ -29,9 +33,11 @@ const OPEN_BRACKET = 0x5b;
 /** How far in the id may be: `type`, `id` in our senders; a little room for others. */
 const MAX_MEMBERS_BEFORE_ID = 4;
 const MAX_SCALAR_BYTES = 256;
+export const RELAY_BYTES_FROM = 1024;
 
-/** Every way a JSON key can spell "id": literal, or with either letter as a \u escape. */
-const ID_KEYS = ['"id"', '"\\u0069d"', '"i\\u0064"', '"\\u0069\\u0064"'].map((k) => Buffer.from(k, 'latin1'));
+/** The literal key, and what every spelling of "id" with a \u escape contains. */
+const ID_KEY = Buffer.from('"id"', 'latin1');
+const ESCAPED_I_OR_D = Buffer.from('\\u006', 'latin1');
 
 const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
@@ -41,11 +47,10 @@ function skipSpace(p: Uint8Array, i: number): number {
   return j;
 }
 
-/** Occurrences of `needle` in `p`, counting up to `limit`. */
-function count(p: Buffer, needle: Buffer, limit: number): number {
-  let n = 0;
-  for (let at = p.indexOf(needle); at !== -1 && n < limit; at = p.indexOf(needle, at + 1)) n += 1;
-  return n;
+/** A backslash in p[from, to): a short key or value (indexOf would search the rest of the frame). */
+function hasBackslash(p: Buffer, from: number, to: number): boolean {
+  for (let j = from; j < to; j += 1) if (p[j] === BACKSLASH) return true;
+  return false;
 }
 
 /** End (exclusive) of the scalar starting at `start`, or -1 when it is not a short scalar. */
@@ -55,9 +60,7 @@ function scalarEnd(p: Buffer, start: number): number {
   if (first === QUOTE) {
     const close = p.indexOf(QUOTE, start + 1);
     if (close === -1 || close - start > MAX_SCALAR_BYTES) return -1;
-    const backslash = p.indexOf(BACKSLASH, start + 1);
-    if (backslash !== -1 && backslash < close) return -1;
-    return close + 1;
+    return hasBackslash(p, start + 1, close) ? -1 : close + 1;
   }
   let end = start;
   while (end < p.length && end - start <= MAX_SCALAR_BYTES) {
@@ -79,23 +82,34 @@ export function relayFrame(
   maxFrameBytes: number,
   untrusted: boolean,
 ): Buffer | null {
+  if (payload.length < RELAY_BYTES_FROM) return null;
   const span = idSpan(payload, untrusted);
   if (span === null) return null;
-  const idBytes = Buffer.from(JSON.stringify(id), 'utf8');
-  const length = payload.length - (span.end - span.start) + idBytes.length;
+  const idText = JSON.stringify(id);
+  const idBytes = typeof id === 'number' ? idText.length : Buffer.byteLength(idText, 'utf8');
+  const length = payload.length - (span.end - span.start) + idBytes;
   if (length > maxFrameBytes) return null;
-  const header = Buffer.allocUnsafe(4);
-  header.writeUInt32LE(length, 0);
-  return Buffer.concat(
-    [header, payload.subarray(0, span.start), idBytes, payload.subarray(span.end)],
-    4 + length,
-  );
+  // One allocation and three copies (Buffer.concat of the parts costs more for a small message).
+  const frame = Buffer.allocUnsafe(4 + length);
+  frame.writeUInt32LE(length, 0);
+  payload.copy(frame, 4, 0, span.start);
+  frame.write(idText, 4 + span.start, 'utf8');
+  payload.copy(frame, 4 + span.start + idBytes, span.end);
+  return frame;
 }
 
-/** The envelope `payload` with its top-level `id` set to `id` (no header), or null (see above). */
+/**
+ * The envelope `payload` with its top-level `id` set to `id` (no header), or null (see above);
+ * whatever its size (relayFrame leaves small messages to JSON.stringify).
+ */
 export function withId(payload: Buffer, id: RequestId, untrusted = true): Buffer | null {
-  const frame = relayFrame(payload, id, Number.POSITIVE_INFINITY, untrusted);
-  return frame === null ? null : frame.subarray(4);
+  const span = idSpan(payload, untrusted);
+  if (span === null) return null;
+  return Buffer.concat([
+    payload.subarray(0, span.start),
+    Buffer.from(JSON.stringify(id), 'utf8'),
+    payload.subarray(span.end),
+  ]);
 }
 
 /** Where the value of the top-level `id` is, when it can be replaced in place. */
@@ -108,8 +122,7 @@ function idSpan(payload: Buffer, untrusted: boolean): { start: number; end: numb
     if (payload[i] !== QUOTE) return null;
     const keyEnd = payload.indexOf(QUOTE, i + 1);
     if (keyEnd === -1) return null;
-    const backslash = payload.indexOf(BACKSLASH, i + 1);
-    if (backslash !== -1 && backslash < keyEnd) return null;
+    if (hasBackslash(payload, i + 1, keyEnd)) return null;
     const isId = keyEnd === i + 3 && payload[i + 1] === 0x69 && payload[i + 2] === 0x64;
     i = skipSpace(payload, keyEnd + 1);
     if (payload[i] !== COLON) return null;
@@ -118,10 +131,11 @@ function idSpan(payload: Buffer, untrusted: boolean): { start: number; end: numb
     if (end === -1) return null;
     if (isId) {
       if (!untrusted) return { start, end };
-      // Exactly one key anywhere reads as "id" (a string value "id" counts too: then we bail).
-      let spellings = 0;
-      for (const key of ID_KEYS) spellings += count(payload, key, 2);
-      return spellings === 1 ? { start, end } : null;
+      // No other key anywhere can read as "id": ours is the only literal "id" (a string value
+      // "id" counts too: then we give up), and no \u escape could spell one.
+      const key = keyEnd - 3;
+      const unique = payload.indexOf(ID_KEY) === key && payload.indexOf(ID_KEY, keyEnd) === -1;
+      return unique && payload.indexOf(ESCAPED_I_OR_D) === -1 ? { start, end } : null;
     }
     i = skipSpace(payload, end);
     if (payload[i] !== COMMA) return null;
