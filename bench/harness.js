@@ -18,6 +18,9 @@ export { chromePath, EXTENSION_ID };
 const { clientTarget, currentInitContext } = await import(path.join(ROOT, 'dist/node/cli/src/init.js'));
 
 const { runtimeDir } = await import(path.join(ROOT, 'dist/node/shared/src/node/paths.js'));
+const { isDescriptorFileName } = await import(
+  path.join(ROOT, 'dist/node/shared/src/node/endpoint-descriptor.js')
+);
 
 export function tempDir(prefix = 'xipe-bench-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -86,7 +89,7 @@ export function hostDescriptors(home) {
   const dir = runtimeDir(home);
   let names = [];
   try {
-    names = fs.readdirSync(dir).filter((n) => /^h-\d+\.json$/.test(n));
+    names = fs.readdirSync(dir).filter(isDescriptorFileName);
   } catch {
     return [];
   }

@@ -26,6 +26,9 @@ Collecting references with the designer (toolbar workflow):
 Other tools:
 - \`inject_script\` — run a local .js file (absolute \`file_path\`) in the page, get its completion value.
 - \`capture_screenshot\` — screenshot a tab to a file (path returned, no base64 unless asked).
+- \`capture_area\` — deep-capture an area (\`selector\` or page \`rect\`) into an idea: elements, styles,
+  states, fonts and images as files, and an offline HTML+CSS clone; read
+  \`page-element-references/summarized-uiux-reference.md\`, then open the clone to rebuild it.
 - \`list_tabs\` — tabs of every connected browser, in \`page_index\` order.
 - \`bridge_status\` — which browsers/hosts are connected and whether user scripts are allowed.
 

@@ -36,27 +36,34 @@ export interface LogNotification {
 }
 
 /**
- * Subscribes one session to the process logger. `send` delivers a notification; a failed send is
- * dropped (never logged again, which would loop). Returns the level setter and an unsubscribe.
+ * Forwards one session's log lines once its client asks (`setLevel`); until then it is not
+ * subscribed, so the process logger builds no entry for it on any line, at any level. `send`
+ * delivers a notification; a failed send is dropped (never logged again, which would loop).
+ * Returns the level setter and an unsubscribe.
  */
 export function forwardLogs(
   logger: Logger,
   send: (notification: LogNotification) => Promise<void>,
 ): { setLevel(level: McpLogLevel): void; close(): void } {
-  let threshold: number | null = null;
-  const unsubscribe =
-    logger.subscribe?.((entry: LogEntry) => {
-      if (threshold === null) return;
-      const level = FROM_OURS[entry.level];
-      if (MCP_LOG_LEVELS.indexOf(level) < threshold) return;
-      void send({ level, logger: entry.component, data: { message: entry.msg, ...entry.fields } }).catch(
-        () => {},
-      );
-    }) ?? (() => {});
+  let threshold = 0;
+  let unsubscribe: (() => void) | null = null;
+  const listener = (entry: LogEntry): void => {
+    const level = FROM_OURS[entry.level];
+    if (MCP_LOG_LEVELS.indexOf(level) < threshold) return;
+    void send({ level, logger: entry.component, data: { message: entry.msg, ...entry.fields } }).catch(
+      () => {},
+    );
+  };
+  let closed = false;
   return {
     setLevel(level) {
       threshold = MCP_LOG_LEVELS.indexOf(level);
+      if (unsubscribe === null && !closed) unsubscribe = logger.subscribe?.(listener) ?? (() => {});
     },
-    close: unsubscribe,
+    close() {
+      closed = true;
+      unsubscribe?.();
+      unsubscribe = null;
+    },
   };
 }

@@ -53,21 +53,45 @@ export async function runTool(
   // The client cancelled (notifications/cancelled) or went away: it never sees this result, so
   // the call did not succeed whatever the handler returned.
   const outcome = ctx.signal.aborted ? 'cancelled' : errorCode === null ? 'ok' : 'error';
-  ctx.logger.info('tool call', {
-    tool: tool.name,
-    outcome: outcome === 'error' ? errorCode : outcome === 'ok' ? 'success' : outcome,
-    duration_ms: durationMs,
-  });
-  options.audit?.record({
-    time: new Date().toISOString(),
-    tool: tool.name,
-    target: auditTarget(parsed.success ? parsed.data : rawArgs),
-    duration_ms: durationMs,
-    outcome,
-    ...(outcome === 'error' && errorCode !== null ? { error_code: errorCode } : {}),
-    ...(options.session !== undefined ? { session: options.session } : {}),
+  const time = new Date().toISOString();
+  afterAnswer(() => {
+    ctx.logger.info('tool call', {
+      tool: tool.name,
+      outcome: outcome === 'error' ? errorCode : outcome === 'ok' ? 'success' : outcome,
+      duration_ms: durationMs,
+    });
+    options.audit?.record({
+      time,
+      tool: tool.name,
+      target: auditTarget(parsed.success ? parsed.data : rawArgs),
+      duration_ms: durationMs,
+      outcome,
+      ...(outcome === 'error' && errorCode !== null ? { error_code: errorCode } : {}),
+      ...(options.session !== undefined ? { session: options.session } : {}),
+    });
   });
   return result;
+}
+
+/**
+ * Each call's log line and audit entry are written once its answer is on its way (three file
+ * writes that used to come before it): a setImmediate runs after the promise turns in which the
+ * SDK sends the answer. `writeCallRecords` writes what is still waiting at once; the server calls
+ * it when it closes, so nothing is lost when the process stops.
+ */
+const waiting: Array<() => void> = [];
+let scheduled = false;
+
+function afterAnswer(write: () => void): void {
+  waiting.push(write);
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(writeCallRecords);
+}
+
+export function writeCallRecords(): void {
+  scheduled = false;
+  for (const write of waiting.splice(0)) write();
 }
 
 /**

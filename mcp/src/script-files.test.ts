@@ -85,6 +85,26 @@ describe('ScriptFiles', () => {
     expect(read).not.toHaveBeenCalled();
   });
 
+  it('needs 50 ms of age where timestamps have a sub-second part, 2 s where they are whole seconds', () => {
+    const files = new ScriptFiles();
+    const file = scriptFile(tempDir(), 'a.js', 'return 1;', 0);
+    const real = fs.statSync(file, { bigint: true });
+    const stampedAgo = (ms: number, whole: boolean): fs.BigIntStats => {
+      let ns = (BigInt(Date.now()) - BigInt(ms)) * 1_000_000n;
+      if (whole) ns -= ns % 1_000_000_000n;
+      return Object.assign(Object.create(Object.getPrototypeOf(real)), real, { mtimeNs: ns, ctimeNs: ns });
+    };
+    const fine = stampedAgo(200, false);
+    files.readSync(file, fine, 1000);
+    const read = vi.spyOn(fs, 'readFileSync');
+    files.readSync(file, fine, 1000);
+    expect(read).not.toHaveBeenCalled();
+    const coarse = stampedAgo(200, true); // whole seconds: 200 ms to ~1.2 s ago, inside 2 s
+    files.readSync(file, coarse, 1000);
+    files.readSync(file, coarse, 1000);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
   it('hashes only texts up to the given length', () => {
     const files = new ScriptFiles();
     const file = scriptFile(tempDir(), 'a.js', 'return 12345;', 60_000);

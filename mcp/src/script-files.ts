@@ -6,16 +6,21 @@ import fs from 'node:fs';
  * and timestamps are unchanged: an agent re-running the same file skips the read, the UTF-8 decode
  * and the SHA-256 (about 0.25 ms of a ~9 ms call for 24 KB with the server's no-optimizer flags).
  *
- * A file whose mtime is within RACY_MS of the moment it was read is not trusted on its stat alone
- * (git's "racily clean" rule): a same-size rewrite inside one timestamp tick would look unchanged.
+ * A file whose timestamps are within one "racy" window of the moment it was read is not trusted
+ * on its stat alone (git's "racily clean" rule): a same-size rewrite inside one timestamp tick
+ * would look unchanged. The window is 2 s where timestamps are whole seconds (FAT keeps 2 s, HFS+
+ * and ext3 1 s) and 50 ms where they have a sub-second part: such file systems stamp files from a
+ * clock tick of at most ~10 ms (a Linux jiffy; NTFS and APFS far finer).
  * Such an entry keeps the bytes it was read from, and the next call with the same stat reads the
  * file again and compares bytes: the decode and the hash are skipped when they are equal (an
- * agent typically writes a script and runs it at once, and again within seconds). Once a read is
- * RACY_MS past the file's timestamps the entry is trusted and its bytes are dropped.
+ * agent typically writes a script and runs it at once, and again within seconds). Once a read is a
+ * window past the file's timestamps the entry is trusted and its bytes are dropped.
  */
 const MAX_ENTRIES = 8;
 const MAX_BYTES = 1024 * 1024;
-const RACY_MS = 2_000n;
+const COARSE_RACY_NS = 2_000_000_000n;
+const FINE_RACY_NS = 50_000_000n;
+const SECOND_NS = 1_000_000_000n;
 
 interface Entry {
   dev: bigint;
@@ -73,8 +78,9 @@ export class ScriptFiles {
     this.entries.delete(filePath);
     if (stat.size > BigInt(MAX_BYTES)) return;
     const readAtNs = BigInt(Date.now()) * 1_000_000n;
-    const settled =
-      stat.mtimeNs < readAtNs - RACY_MS * 1_000_000n && stat.ctimeNs < readAtNs - RACY_MS * 1_000_000n;
+    const fine = stat.mtimeNs % SECOND_NS !== 0n || stat.ctimeNs % SECOND_NS !== 0n;
+    const racyNs = fine ? FINE_RACY_NS : COARSE_RACY_NS;
+    const settled = stat.mtimeNs < readAtNs - racyNs && stat.ctimeNs < readAtNs - racyNs;
     this.entries.set(filePath, {
       dev: stat.dev,
       ino: stat.ino,

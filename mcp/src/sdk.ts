@@ -2,6 +2,18 @@
  * The one seam to @modelcontextprotocol/sdk: product code imports the SDK only through this file,
  * so an SDK upgrade (or a v2 API) touches one place. Tests may import the SDK's client directly.
  */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  McpError,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 export type {
@@ -36,3 +48,33 @@ export { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 export const loadStreamableHttp = (): Promise<
   typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')
 > => import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+
+/**
+ * Registers the tools/call handler as the SDK's Server does, minus one step: the Server parses
+ * every result a handler returns against CallToolResultSchema, a sender checking its own output
+ * again (ours are built in one shape by tool-result.ts), and under the server's no-optimizer flags
+ * that was the largest single parse of a repeated inject_script. The request is parsed with
+ * CallToolRequestSchema as the Server parses it, failing with the Server's own error. (A
+ * task-augmented call never gets here: the server declares no task support, so the SDK refuses
+ * it first.)
+ */
+export function setToolsCallHandler<S extends z.ZodObject>(
+  server: Server,
+  schema: S,
+  handler: (
+    request: z.output<S>,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ) => ServerResult | Promise<ServerResult>,
+): void {
+  const checked = (
+    request: z.output<S>,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): ServerResult | Promise<ServerResult> => {
+    const parsed = CallToolRequestSchema.safeParse(request);
+    if (!parsed.success) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
+    }
+    return handler(request, extra);
+  };
+  Protocol.prototype.setRequestHandler.call(server, schema, checked);
+}

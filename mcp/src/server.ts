@@ -15,8 +15,8 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
 } from './resources/registry.js';
-import { runTool } from './run-tool.js';
-import { JsonRpcErrorCode, McpError, Server } from './sdk.js';
+import { runTool, writeCallRecords } from './run-tool.js';
+import { JsonRpcErrorCode, McpError, Server, setToolsCallHandler } from './sdk.js';
 import { SentScripts } from './sent-scripts.js';
 import { type TimeoutSettings, timeoutSettings } from './timeouts.js';
 import type { AnyTool } from './tools/define-tool.js';
@@ -40,7 +40,7 @@ export interface ServerDeps {
 }
 
 const INSTRUCTIONS = `Tools of X-IPE UI/UX Reference relay to the user's real browser through the X-IPE extension.
-Typical flow: list_tabs → inject_toolbar → wait_for_captures → capture_screenshot → save_uiux_reference; inject_script {file_path, tab_id|url_contains|page_index} runs a local script. Read the resource xipe://guide for the workflow and xipe://ideas for the idea folders. If a call fails, the error message says what to do next; bridge_status reports every link and how to fix it.`;
+Typical flow: list_tabs → inject_toolbar → wait_for_captures → capture_screenshot → save_uiux_reference; capture_area {idea_folder, selector|rect} deep-captures an area with an offline clone to rebuild it from; inject_script {file_path, tab_id|url_contains|page_index} runs a local script. Read the resource xipe://guide for the workflow and xipe://ideas for the idea folders. If a call fails, the error message says what to do next; bridge_status reports every link and how to fix it.`;
 
 /**
  * Request schemas that only pin the method: the params are checked below, so a bad request gets
@@ -81,7 +81,7 @@ export function createServer(deps: ServerDeps): Server {
   const sentScripts = new SentScripts();
 
   server.setRequestHandler(request('tools/list'), () => ({ tools: tools.map(listedTool) }));
-  server.setRequestHandler(request('tools/call'), (req, extra) => {
+  setToolsCallHandler(server, request('tools/call'), (req, extra) => {
     const { name, arguments: args } = req.params ?? {};
     if (typeof name !== 'string' || name === '') {
       throw invalidParams('tools/call needs params.name, the name of a tool from tools/list.');
@@ -143,6 +143,7 @@ export function createServer(deps: ServerDeps): Server {
   server.onclose = () => {
     unsubscribe?.();
     logs.close();
+    writeCallRecords();
   };
   return server;
 }

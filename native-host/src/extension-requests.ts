@@ -1,4 +1,4 @@
-import type { Request, Response } from '../../shared/src/envelopes.js';
+import type { Request, RequestId, Response } from '../../shared/src/envelopes.js';
 import { toErrorPayload, XipeError } from '../../shared/src/errors.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { RequestTable } from '../../shared/src/request-table.js';
@@ -13,6 +13,8 @@ export const EXTENSION_NOT_CONNECTED_MESSAGE =
 interface Pending {
   readonly command: string;
   readonly client: ClientPort | null;
+  /** The id the client gave the request (relayed ones). */
+  readonly clientId?: RequestId;
 }
 
 export interface ExtensionRequestsOptions {
@@ -39,15 +41,20 @@ export class ExtensionRequests {
     return this.pending.size;
   }
 
-  /** Relays a client's request; its answer (or TIMEOUT, or the link's loss) goes to `answer`. */
-  relay(client: ClientPort, request: Request, answer: (response: Response) => void): void {
+  /**
+   * Relays a client's request; its answer (or TIMEOUT, or the link's loss) goes to `answer`, or
+   * straight to the client as the extension's bytes (see `settle`). `payload`: the request's own
+   * bytes, passed on under the relay id when the extension port can (relay-frames.ts).
+   */
+  relay(client: ClientPort, request: Request, answer: (response: Response) => void, payload?: Buffer): void {
     const { logger } = this.options;
     const relayId = this.nextId++;
     const waitMs =
       request.timeout_ms !== undefined
         ? request.timeout_ms + this.options.relayMarginMs
         : this.options.defaultTimeoutMs;
-    this.pending.track(relayId, { command: request.command, client }, { waitMs }, (outcome) => {
+    const meta: Pending = { command: request.command, client, clientId: request.id };
+    this.pending.track(relayId, meta, { waitMs }, (outcome) => {
       if (outcome.ok) {
         answer({ type: 'response', id: request.id, ok: true, result: outcome.result });
         return;
@@ -61,15 +68,18 @@ export class ExtensionRequests {
       }
       answer(failure(request.id, outcome.error.toPayload()));
     });
-    const forwarded: Request = {
-      type: 'request',
-      id: relayId,
-      command: request.command,
-      params: request.params ?? {},
-    };
-    if (request.timeout_ms !== undefined) forwarded.timeout_ms = request.timeout_ms;
     try {
-      this.options.extension.send(forwarded);
+      const { extension } = this.options;
+      if (payload === undefined || extension.relay?.(payload, relayId) !== true) {
+        const forwarded: Request = {
+          type: 'request',
+          id: relayId,
+          command: request.command,
+          params: request.params ?? {},
+        };
+        if (request.timeout_ms !== undefined) forwarded.timeout_ms = request.timeout_ms;
+        extension.send(forwarded);
+      }
     } catch (err) {
       this.pending.drop(relayId);
       logger.warn('could not relay a request to the extension', {
@@ -99,9 +109,20 @@ export class ExtensionRequests {
     );
   }
 
-  /** The extension's answer; false when nothing waits for it (late, or unknown). */
-  settle(response: Response): boolean {
-    return typeof response.id === 'number' && this.pending.settle(response.id, response);
+  /**
+   * The extension's answer; false when nothing waits for it (late, or unknown). A success for a
+   * client goes to it as the extension's own bytes (`payload`) under the client's id when its port
+   * can; the result inside is the client's to parse.
+   */
+  settle(response: Response, payload?: Buffer): boolean {
+    if (typeof response.id !== 'number') return false;
+    const meta = this.pending.get(response.id);
+    if (meta === undefined) return false;
+    const { client, clientId } = meta;
+    if (response.ok && payload !== undefined && client !== null && clientId !== undefined) {
+      if (client.relay?.(payload, clientId) === true) return this.pending.drop(response.id);
+    }
+    return this.pending.settle(response.id, response);
   }
 
   /** A client left: its requests are forgotten (a late answer is dropped). Returns how many. */

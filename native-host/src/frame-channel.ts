@@ -18,7 +18,8 @@ export type ChannelCloseReason =
   | 'local';
 
 export interface FrameChannelHandlers {
-  onValue(value: unknown, payloadBytes: number): void;
+  /** `payload` is the frame's JSON bytes (a relay passes them on instead of writing the value out again). */
+  onValue(value: unknown, payloadBytes: number, payload: Buffer): void;
   /** Called once, with the first reason the channel stopped. */
   onClose(reason: ChannelCloseReason, error?: Error): void;
 }
@@ -30,8 +31,10 @@ export class FrameChannel {
   private closed = false;
   private reading = true;
   private outputFailed = false;
-  private lastWrite: Promise<void> = Promise.resolve();
   private queuedBytes = 0;
+  /** Frames handed to the output whose write callback has not run yet, and who waits for none. */
+  private writesInFlight = 0;
+  private readonly whenWritten: Array<() => void> = [];
 
   constructor(
     private readonly input: Readable,
@@ -87,7 +90,8 @@ export class FrameChannel {
     return new Promise((resolve) => {
       const check = (): void => {
         if (this.queue.length === 0 || !this.canWrite) {
-          void this.lastWrite.then(resolve);
+          if (this.writesInFlight === 0) resolve();
+          else this.whenWritten.push(resolve);
         } else {
           this.output.once('drain', check);
         }
@@ -110,17 +114,20 @@ export class FrameChannel {
   }
 
   private writeNow(frame: Buffer): void {
-    let settle: () => void = () => {};
-    this.lastWrite = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
-    // The callback also runs (with an error) when the stream fails, so flush() never hangs.
-    const ok = this.output.write(frame, () => settle());
+    this.writesInFlight += 1;
+    // The callback also runs (with an error) when the stream fails, so flush() never hangs. A
+    // counter, not a promise per frame: every relayed message passes here twice.
+    const ok = this.output.write(frame, this.onWritten);
     if (!ok) {
       this.waitingForDrain = true;
       this.output.once('drain', this.onDrain);
     }
   }
+
+  private readonly onWritten = (): void => {
+    this.writesInFlight -= 1;
+    if (this.writesInFlight === 0) for (const resolve of this.whenWritten.splice(0)) resolve();
+  };
 
   private readonly onDrain = (): void => {
     this.waitingForDrain = false;
@@ -148,7 +155,7 @@ export class FrameChannel {
         this.desync(err);
         return;
       }
-      this.handlers.onValue(value, payload.length);
+      this.handlers.onValue(value, payload.length, payload);
     }
   };
 

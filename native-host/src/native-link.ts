@@ -12,6 +12,7 @@ import { encodeJsonFrame } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { formatZodError } from '../../shared/src/validation-issues.js';
 import { type ChannelCloseReason, FrameChannel } from './frame-channel.js';
+import { relayFrame } from './relay-frames.js';
 
 /**
  * The extension's side of the host: native-messaging frames on stdin/stdout. stdout carries
@@ -20,8 +21,8 @@ import { type ChannelCloseReason, FrameChannel } from './frame-channel.js';
  */
 
 export interface NativeLinkHandlers {
-  /** A parsed envelope from the extension. */
-  onEnvelope(envelope: Envelope, payloadBytes: number): void;
+  /** A parsed envelope from the extension; `payload` its bytes when it came in one frame. */
+  onEnvelope(envelope: Envelope, payloadBytes: number, payload?: Buffer): void;
   /** A frame that decoded as JSON but is not an envelope (it is logged; `raw` lets the caller answer). */
   onInvalid(raw: unknown, error: string): void;
   onClose(reason: ChannelCloseReason, error?: Error): void;
@@ -57,7 +58,7 @@ export class NativeLink {
       options.output,
       options.maxInboundBytes ?? EXTENSION_TO_HOST_MAX_BYTES,
       {
-        onValue: (value, bytes) => this.onValue(value, bytes),
+        onValue: (value, bytes, payload) => this.onValue(value, bytes, payload),
         onClose: (reason, error) => {
           this.assembler.clear();
           options.handlers.onClose(reason, error);
@@ -103,6 +104,14 @@ export class NativeLink {
     this.options.logger.debug('sent chunked message', { stream, chunks: frames.length });
   }
 
+  /** Relays an envelope as its bytes under a relay id (relay-frames.ts); false when it cannot. */
+  relay(payload: Buffer, id: number): boolean {
+    const frame = relayFrame(payload, id, this.maxOutboundBytes, true); // from a bridge client
+    if (frame === null) return false;
+    this.channel.writeFrame(frame);
+    return true;
+  }
+
   flush(): Promise<void> {
     return this.channel.flush();
   }
@@ -111,7 +120,7 @@ export class NativeLink {
     this.channel.stopReading();
   }
 
-  private onValue(value: unknown, payloadBytes: number): void {
+  private onValue(value: unknown, payloadBytes: number, payload: Buffer): void {
     const parsed = Envelope.safeParse(value);
     if (!parsed.success) {
       this.options.handlers.onInvalid(value, formatZodError(parsed.error, value));
@@ -119,7 +128,7 @@ export class NativeLink {
     }
     const envelope = parsed.data;
     if (envelope.type !== 'chunk') {
-      this.options.handlers.onEnvelope(envelope, payloadBytes);
+      this.options.handlers.onEnvelope(envelope, payloadBytes, payload);
       return;
     }
     let whole: string | null;

@@ -6,6 +6,7 @@ import {
   type ExtensionInfo,
   type HostInfo,
   type Request,
+  type RequestId,
   type Response,
 } from '../../shared/src/envelopes.js';
 import { validationError, XipeError } from '../../shared/src/errors.js';
@@ -33,12 +34,19 @@ export interface ClientPort {
   readonly workspace: string | undefined;
   /** Throws when the message cannot be framed (over the bridge cap). */
   send(message: Envelope): void;
+  /**
+   * Relays an envelope as the bytes it came in, under the client's `id` (relay-frames.ts); false
+   * when it cannot, and the caller sends the parsed envelope instead.
+   */
+  relay?(payload: Buffer, id: RequestId): boolean;
 }
 
 /** The native link to the extension. */
 export interface ExtensionPort {
   /** Throws XipeError PAYLOAD_TOO_LARGE when the message cannot be carried even in chunks. */
   send(message: Envelope): void;
+  /** Like ClientPort.relay, under a relay id. */
+  relay?(payload: Buffer, id: number): boolean;
 }
 
 export interface RouterOptions {
@@ -112,7 +120,8 @@ export class Router {
 
   // ── extension side ────────────────────────────────────────────────────────────────────────
 
-  handleExtensionEnvelope(envelope: Envelope, payloadBytes: number): void {
+  /** `payload`: the frame's bytes, when it came in one frame (a response is relayed as them). */
+  handleExtensionEnvelope(envelope: Envelope, payloadBytes: number, payload?: Buffer): void {
     if (this.stopped) return;
     switch (envelope.type) {
       case 'hello':
@@ -122,7 +131,7 @@ export class Router {
         void this.onExtensionRequest(envelope, payloadBytes);
         return;
       case 'response':
-        this.onExtensionResponse(envelope);
+        this.onExtensionResponse(envelope, payload);
         return;
       case 'event':
         if (!this.connected) {
@@ -197,8 +206,8 @@ export class Router {
     });
   }
 
-  private onExtensionResponse(response: Response): void {
-    if (!this.requests.settle(response)) {
+  private onExtensionResponse(response: Response, payload: Buffer | undefined): void {
+    if (!this.requests.settle(response, payload)) {
       this.options.logger.debug('dropped a late or unknown response from the extension', { id: response.id });
     }
   }
@@ -254,8 +263,8 @@ export class Router {
       });
   }
 
-  /** One decoded frame from an authenticated client. */
-  handleClientValue(client: ClientPort, value: unknown, payloadBytes: number): void {
+  /** One decoded frame from an authenticated client; `payload` its bytes (a request is relayed as them). */
+  handleClientValue(client: ClientPort, value: unknown, payloadBytes: number, payload?: Buffer): void {
     if (this.stopped || !this.clients.has(client)) return;
     const parsed = Envelope.safeParse(value);
     if (!parsed.success) {
@@ -267,7 +276,7 @@ export class Router {
     }
     const envelope = parsed.data;
     if (envelope.type === 'request') {
-      void this.onClientRequest(client, envelope, payloadBytes);
+      void this.onClientRequest(client, envelope, payloadBytes, payload);
     } else if (envelope.type !== 'ping') {
       this.options.logger.debug('ignored a non-request message from a bridge client', {
         client: client.id,
@@ -276,7 +285,12 @@ export class Router {
     }
   }
 
-  private async onClientRequest(client: ClientPort, request: Request, payloadBytes: number): Promise<void> {
+  private async onClientRequest(
+    client: ClientPort,
+    request: Request,
+    payloadBytes: number,
+    payload: Buffer | undefined,
+  ): Promise<void> {
     const spec = this.commandSpec(request.command);
     if (spec === undefined) {
       this.sendToClient(client, this.unknownCommand(request));
@@ -305,10 +319,10 @@ export class Router {
       );
       return;
     }
-    this.relay(client, request);
+    this.relay(client, request, payload);
   }
 
-  private relay(client: ClientPort, request: Request): void {
+  private relay(client: ClientPort, request: Request, payload: Buffer | undefined): void {
     if (!this.connected) {
       this.sendToClient(
         client,
@@ -318,7 +332,7 @@ export class Router {
       );
       return;
     }
-    this.requests.relay(client, request, (response) => this.sendToClient(client, response));
+    this.requests.relay(client, request, (response) => this.sendToClient(client, response), payload);
   }
 
   /**
@@ -381,7 +395,10 @@ export class Router {
     return this.runner.run(request, () => ({
       ...this.options.context(parts),
       extension: { request: (command, params, options) => this.requestExtension(command, params, options) },
-      events: this.events,
+      events: {
+        since: (afterSeq) => this.events.since(afterSeq),
+        record: (name, data) => this.onExtensionEvent({ type: 'event', event: name, data }),
+      },
       images: this.images,
     }));
   }

@@ -282,6 +282,7 @@ export const CAPTURE_EVENTS = [
   'color_picked',
   'note_added',
   'session_saved',
+  'deep_capture_saved',
 ] as const;
 export type CaptureEventName = (typeof CAPTURE_EVENTS)[number];
 
@@ -309,6 +310,19 @@ export const ColorPickedData = z.object({
 });
 export const NoteAddedData = z.object({ ...eventBase, key: z.string(), comment: z.nullable(z.string()) });
 export const SessionSavedData = z.object({ ...eventBase, ...SaveOutcome.shape });
+/** Emitted by the host when it has written a deep capture (`capture_area`): where the files are. */
+export const DeepCaptureSavedData = z.object({
+  ...eventBase,
+  idea_folder: z.string(),
+  area_id: z.string(),
+  element_count: z.number(),
+  files: z.object({
+    referenced_elements: z.string(),
+    structure_html: z.string(),
+    styles_css: z.string(),
+    screenshot: z.string(),
+  }),
+});
 
 export const CAPTURE_EVENT_DATA = {
   element_picked: ElementPickedData,
@@ -316,6 +330,7 @@ export const CAPTURE_EVENT_DATA = {
   color_picked: ColorPickedData,
   note_added: NoteAddedData,
   session_saved: SessionSavedData,
+  deep_capture_saved: DeepCaptureSavedData,
 } as const satisfies Record<CaptureEventName, z.ZodMiniType>;
 
 export type CaptureEventData<E extends CaptureEventName> = z.infer<(typeof CAPTURE_EVENT_DATA)[E]>;

@@ -67,6 +67,15 @@ export class McpSession {
     };
   }
 
+  /** The text of a resource (resources/read). */
+  async readResource(uri: string): Promise<string> {
+    const { contents } = await this.client.readResource({ uri });
+    const first = contents[0];
+    if (first === undefined || !('text' in first) || typeof first.text !== 'string')
+      throw new Error(`${uri} has no text content`);
+    return first.text;
+  }
+
   async listTools(): Promise<string[]> {
     const { tools } = await this.client.listTools();
     return tools.map((t) => t.name);

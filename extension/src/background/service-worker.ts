@@ -4,8 +4,6 @@ import { browser, userScriptsApi } from '../platform/browser.js';
 import { handleActionClick } from './action.js';
 import { browserInfo } from './browser-info.js';
 import { registerToolbar } from './collection/index.js';
-// Builds the on-demand deep-capture bundle; its handler (`capture_area`) lands with the host side.
-import './deep-capture/run-capture.js';
 import { dispatch } from './dispatcher.js';
 import { HANDLERS } from './handlers/index.js';
 import { NativeHostLink } from './native-port.js';

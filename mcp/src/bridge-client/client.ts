@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { toErrorPayload, XipeError } from '../../../shared/src/errors.js';
 import {
   type BrowserInfo,
@@ -234,7 +233,7 @@ class SocketBridgeClient implements BridgeClient {
   private summary(connection: HostConnection): HostSummary {
     return {
       key: connection.key,
-      descriptorPath: path.join(this.pool.dir, connection.key),
+      descriptorPath: this.pool.descriptorPath(connection.key),
       pid: connection.pid,
       endpoint: connection.descriptor.endpoint,
       info: connection.info,

@@ -47,7 +47,10 @@ export class HostPool {
   private readonly connections = new Map<string, HostConnection>();
   private readonly connecting = new Map<string, Promise<HostConnection>>();
   private closedValue = false;
-  private listedThisTurn: string[] | null = null;
+  /** What this event-loop turn already found: a tool call asks twice (route, then send). */
+  private thisTurn: { files: string[]; live: HostConnection[] | null } | null = null;
+  /** Descriptor file → its path (path.join, in the hot path of every call, costs as much as a readdir). */
+  private readonly paths = new Map<string, string>();
 
   constructor(private readonly options: HostPoolOptions) {
     this.dir = runtimeDir(options.home, options.platform);
@@ -60,9 +63,14 @@ export class HostPool {
   /** Open connections after a scan; BACKEND_UNREACHABLE (LinkLost when retrying may help) if none. */
   async live(): Promise<HostConnection[]> {
     if (this.closedValue) throw new XipeError('BACKEND_UNREACHABLE', 'The MCP server is shutting down.');
+    const known = this.thisTurn?.live;
+    if (known?.every((c) => !c.closed) === true) return known;
     const links = await this.scan();
     const live = links.flatMap((l) => (l.connection !== null ? [l.connection] : []));
-    if (live.length > 0) return live;
+    if (live.length > 0) {
+      if (this.thisTurn !== null) this.thisTurn.live = live;
+      return live;
+    }
     const problems = links.filter((l) => l.pidAlive && l.error !== null);
     const final = problems.find((l) => l.error !== null && l.error.code !== 'BACKEND_UNREACHABLE');
     if (final?.error != null) throw XipeError.from(final.error);
@@ -109,6 +117,17 @@ export class HostPool {
     });
   }
 
+  /** The full path of a descriptor file of this pool's runtime dir. */
+  descriptorPath(file: string): string {
+    let full = this.paths.get(file);
+    if (full === undefined) {
+      full = path.join(this.dir, file);
+      if (this.paths.size >= 64) this.paths.clear(); // a few hosts per session; never unbounded
+      this.paths.set(file, full);
+    }
+    return full;
+  }
+
   async close(): Promise<void> {
     this.closedValue = true;
     for (const connection of this.connections.values()) connection.close();
@@ -119,11 +138,12 @@ export class HostPool {
 
   /**
    * The descriptor files, listed once per event-loop turn: a tool call that resolves its route
-   * (hosts) and then sends (request) in the same turn lists the directory once. Open connections
-   * are still checked per scan (link), so a closed one is never reused.
+   * (hosts) and then sends (request) in the same turn lists the directory and links its hosts
+   * once (`live`). A connection that closed is never reused: nothing closes within a turn, and
+   * `live` checks again.
    */
   private descriptorFiles(): string[] {
-    if (this.listedThisTurn !== null) return this.listedThisTurn;
+    if (this.thisTurn !== null) return this.thisTurn.files;
     let files: string[];
     try {
       files = listDescriptorFiles(this.dir);
@@ -134,9 +154,9 @@ export class HostPool {
       });
       files = [];
     }
-    this.listedThisTurn = files;
+    this.thisTurn = { files, live: null };
     setImmediate(() => {
-      this.listedThisTurn = null;
+      this.thisTurn = null;
     });
     return files;
   }
@@ -146,7 +166,7 @@ export class HostPool {
     if (open !== undefined && !open.closed) {
       return {
         file,
-        descriptorPath: path.join(this.dir, file),
+        descriptorPath: this.descriptorPath(file),
         descriptor: open.descriptor,
         pidAlive: true,
         connection: open,

@@ -21,6 +21,15 @@ Script and image bytes never pass through your context: you give file paths, you
    must already exist) into \`x-ipe-docs/ideas/<idea_folder>/uiux-references/\`; null means absent
    for optional fields. Works with the browser closed. Pass screenshot file paths, not base64.
 
+## Rebuilding an area of a page
+
+\`capture_area\` — one call: \`idea_folder\` plus \`selector\` (CSS) or \`rect\` {x, y, width, height}
+(CSS px, page coordinates), optional \`instruction\` and \`area_id\`. It writes the area's elements
+with their styles, \`:hover\`/\`:focus\` rules, fonts and images (content-hash files) and a standalone
+clone (\`area-N-structure.html\` + \`area-N-styles.css\`, renders offline) under
+\`uiux-references/page-element-references/\`, and a screenshot; it answers with paths and counts only.
+Read \`summarized-uiux-reference.md\` there first, then the clone.
+
 ## Other tools
 
 - \`inject_script\` — run a local \`.js\` file (absolute \`file_path\`) in a tab and get its
@@ -33,6 +42,7 @@ Script and image bytes never pass through your context: you give file paths, you
 - \`xipe://ideas\` — the idea folders of this workspace (name, has_references, session_count).
 - \`xipe://ideas/{idea}/reference-data\` — an idea's merged \`reference-data.json\`
   (the idea name percent-encoded, e.g. \`xipe://ideas/018.%20Feature-UIUX%20Reference/reference-data\`).
+- \`xipe://ideas/{idea}/referenced-elements\` — an idea's deep captures (\`referenced-elements.json\` 3.0).
 
 ## When something fails
 

@@ -80,7 +80,7 @@ export function watchIdeas(options: IdeasWatcherOptions): IdeasWatcher {
   /** Which folders to watch now; the ideas folder's listing is what the resource list shows. */
   const look = async (): Promise<{ dirs: string[]; signature: string }> => {
     const ideas = await listWorkspaceIdeas(workspace);
-    const next = JSON.stringify(ideas.map((i) => [i.name, i.has_reference_data]));
+    const next = JSON.stringify(ideas.map((i) => [i.name, i.has_reference_data, i.has_referenced_elements]));
     if (!fs.existsSync(root)) {
       const parents = [path.dirname(root), path.resolve(workspace)];
       const existing = parents.find((p) => fs.existsSync(p));

@@ -90,7 +90,10 @@ describe('MCP resources', () => {
     ]);
     expect(resources.every((r) => typeof r.mimeType === 'string')).toBe(true);
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['xipe://ideas/{idea}/reference-data']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'xipe://ideas/{idea}/reference-data',
+      'xipe://ideas/{idea}/referenced-elements',
+    ]);
   });
 
   it('reads the ideas list, one idea’s reference data and the guide', async () => {
@@ -102,8 +105,15 @@ describe('MCP resources', () => {
         has_references: true,
         session_count: 0,
         reference_data: referenceDataUri('018. Feature-UIUX Reference'),
+        referenced_elements: null,
       },
-      { name: '019. Empty', has_references: false, session_count: 0, reference_data: null },
+      {
+        name: '019. Empty',
+        has_references: false,
+        session_count: 0,
+        reference_data: null,
+        referenced_elements: null,
+      },
     ]);
     const data = await client.readResource({ uri: referenceDataUri('018. Feature-UIUX Reference') });
     expect(data.contents[0]?.mimeType).toBe('application/json');

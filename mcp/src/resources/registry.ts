@@ -1,6 +1,11 @@
 import { XipeError } from '../../../shared/src/errors.js';
 import { AGENT_GUIDE_MARKDOWN } from './guide.js';
-import { ideasDir, listWorkspaceIdeas, readReferenceData } from './workspace-ideas.js';
+import {
+  ideasDir,
+  listWorkspaceIdeas,
+  readReferenceData,
+  readReferencedElements,
+} from './workspace-ideas.js';
 
 /**
  * MCP resources as data objects, like tools: `server.ts` registers them (the only SDK caller);
@@ -57,6 +62,7 @@ export const ideasResource: ResourceDefinition = {
         has_references: idea.has_references,
         session_count: idea.session_count,
         reference_data: idea.has_reference_data ? referenceDataUri(idea.name) : null,
+        referenced_elements: idea.has_referenced_elements ? referencedElementsUri(idea.name) : null,
       })),
     });
   },
@@ -72,6 +78,48 @@ export const guideResource: ResourceDefinition = {
   mimeType: 'text/markdown',
   async read() {
     return AGENT_GUIDE_MARKDOWN;
+  },
+};
+
+export const referencedElementsUri = (idea: string): string =>
+  `${IDEAS_URI}/${encodeURIComponent(idea)}/referenced-elements`;
+
+/** The percent-decoded idea of a template URI, or a VALIDATION_ERROR naming the bad text. */
+function decodeIdea(variables: Record<string, string>): string {
+  const raw = variables.idea ?? '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new XipeError(
+      'VALIDATION_ERROR',
+      `Invalid idea folder in the URI: '${raw}' is not percent-encoded UTF-8.`,
+      {
+        field: 'idea',
+      },
+    );
+  }
+}
+
+export const referencedElementsTemplate: ResourceTemplateDefinition = {
+  name: 'referenced-elements',
+  uriTemplate: `${IDEAS_URI}/{idea}/referenced-elements`,
+  title: "An idea's deep captures",
+  description:
+    'page-element-references/referenced-elements.json (3.0) of one idea folder: every area captured with capture_area, ' +
+    "its elements with their styles, states and files, and the paths of each area's offline clone. `idea` is the folder name, percent-encoded.",
+  mimeType: 'application/json',
+  async list(ctx) {
+    const ideas = await listWorkspaceIdeas(ctx.workspace);
+    return ideas
+      .filter((idea) => idea.has_referenced_elements)
+      .map((idea) => ({
+        uri: referencedElementsUri(idea.name),
+        name: `referenced-elements: ${idea.name}`,
+        title: `Deep captures of ${idea.name}`,
+      }));
+  },
+  async read(ctx, variables) {
+    return readReferencedElements(ctx.workspace, decodeIdea(variables));
   },
 };
 
@@ -93,22 +141,12 @@ export const referenceDataTemplate: ResourceTemplateDefinition = {
       }));
   },
   async read(ctx, variables) {
-    const raw = variables.idea ?? '';
-    let idea: string;
-    try {
-      idea = decodeURIComponent(raw);
-    } catch {
-      throw new XipeError(
-        'VALIDATION_ERROR',
-        `Invalid idea folder in the URI: '${raw}' is not percent-encoded UTF-8.`,
-        {
-          field: 'idea',
-        },
-      );
-    }
-    return readReferenceData(ctx.workspace, idea);
+    return readReferenceData(ctx.workspace, decodeIdea(variables));
   },
 };
 
 export const RESOURCES: readonly ResourceDefinition[] = [ideasResource, guideResource];
-export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [referenceDataTemplate];
+export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [
+  referenceDataTemplate,
+  referencedElementsTemplate,
+];

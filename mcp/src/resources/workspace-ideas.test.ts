@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { XipeError } from '../../../shared/src/errors.js';
 import { referenceDataTemplate } from './registry.js';
-import { listWorkspaceIdeas, readReferenceData } from './workspace-ideas.js';
+import { listWorkspaceIdeas, readReferenceData, readReferencedElements } from './workspace-ideas.js';
 
 let root: string;
 let ws: string;
@@ -45,13 +45,26 @@ describe('listWorkspaceIdeas', () => {
     fs.mkdirSync(path.join(ideas, '.hidden'));
     fs.writeFileSync(path.join(ideas, 'notes.md'), '# not an idea');
     expect(await listWorkspaceIdeas(ws)).toEqual([
-      { name: '2. Second', has_references: true, session_count: 2, has_reference_data: true },
-      { name: '10. Later', has_references: false, session_count: 0, has_reference_data: false },
+      {
+        name: '2. Second',
+        has_references: true,
+        session_count: 2,
+        has_reference_data: true,
+        has_referenced_elements: false,
+      },
+      {
+        name: '10. Later',
+        has_references: false,
+        session_count: 0,
+        has_reference_data: false,
+        has_referenced_elements: false,
+      },
       {
         name: '018. Feature-UIUX Reference',
         has_references: true,
         session_count: 1,
         has_reference_data: false,
+        has_referenced_elements: false,
       },
     ]);
   });
@@ -152,5 +165,41 @@ describe('the reference-data template', () => {
         title: 'Reference data of with data',
       },
     ]);
+  });
+});
+
+describe('readReferencedElements', () => {
+  it('returns page-element-references/referenced-elements.json, and lists the idea as having deep captures', async () => {
+    const dir = idea('deep');
+    const text = JSON.stringify({ version: '3.0', areas: [] });
+    fs.mkdirSync(path.join(dir, 'uiux-references', 'page-element-references'), { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'uiux-references', 'page-element-references', 'referenced-elements.json'),
+      text,
+    );
+    expect(await readReferencedElements(ws, 'deep')).toBe(text);
+    expect((await listWorkspaceIdeas(ws)).find((i) => i.name === 'deep')).toMatchObject({
+      has_references: true,
+      has_referenced_elements: true,
+    });
+  });
+
+  it('says FILE_NOT_FOUND with what to call before the first capture', async () => {
+    idea('no-areas');
+    const err = await failure(readReferencedElements(ws, 'no-areas'));
+    expect(err.code).toBe('FILE_NOT_FOUND');
+    expect(err.message).toMatch(/capture_area/);
+  });
+
+  it('refuses a symlinked page-element-references folder, even pointing at real data', async () => {
+    const outside = path.join(root, 'outside-refs');
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, 'referenced-elements.json'), '{"secret":"SECRET-OUTSIDE"}');
+    const dir = idea('linked-dir');
+    fs.mkdirSync(path.join(dir, 'uiux-references'), { recursive: true });
+    fs.symlinkSync(outside, path.join(dir, 'uiux-references', 'page-element-references'));
+    const err = await failure(readReferencedElements(ws, 'linked-dir'));
+    expect(err.code).toBe('VALIDATION_ERROR');
+    expect(err.message).not.toContain('SECRET-OUTSIDE');
   });
 });

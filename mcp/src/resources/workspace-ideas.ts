@@ -24,6 +24,8 @@ export const ideasDir = (workspace: string): string => path.join(path.resolve(wo
 export interface WorkspaceIdea extends IdeaSummary {
   /** `reference-data.json` exists (the merged view an agent can read as a resource). */
   has_reference_data: boolean;
+  /** `page-element-references/referenced-elements.json` exists (deep captures, capture_area). */
+  has_referenced_elements: boolean;
 }
 
 /** The idea folders (sorted like the toolbar shows them); empty when there is no ideas folder. */
@@ -54,21 +56,48 @@ export async function listWorkspaceIdeas(workspace: string): Promise<WorkspaceId
 
 async function summarize(ideaDir: string, name: string): Promise<WorkspaceIdea> {
   const refsDir = path.join(ideaDir, REFERENCES_DIR);
-  const [sessions, hasMerged] = await Promise.all([
-    fs.promises.readdir(path.join(refsDir, SESSIONS_DIR)).catch(() => [] as string[]),
-    fs.promises.lstat(path.join(refsDir, MERGED_FILE)).then(
+  const isFile = (p: string) =>
+    fs.promises.lstat(p).then(
       (s) => s.isFile(),
       () => false,
-    ),
+    );
+  const [sessions, hasMerged, hasAreas] = await Promise.all([
+    fs.promises.readdir(path.join(refsDir, SESSIONS_DIR)).catch(() => [] as string[]),
+    isFile(path.join(refsDir, MERGED_FILE)),
+    isFile(path.join(refsDir, ...REFERENCED_ELEMENTS_FILE.parts)),
   ]);
   const sessionCount = sessions.filter((n) => SESSION_FILE.test(n)).length;
   return {
     name,
-    has_references: hasMerged || sessionCount > 0,
+    has_references: hasMerged || sessionCount > 0 || hasAreas,
     session_count: sessionCount,
     has_reference_data: hasMerged,
+    has_referenced_elements: hasAreas,
   };
 }
+
+/** A JSON file of an idea's `uiux-references/` an agent may read as a resource. */
+interface IdeaJsonFile {
+  /** Path below `uiux-references/`, folders first. */
+  parts: readonly string[];
+  /** What to tell an agent when the file does not exist yet (after the path). */
+  missing: string;
+  /** What to tell an agent when it is not valid JSON. */
+  invalid: string;
+}
+
+export const REFERENCE_DATA_FILE: IdeaJsonFile = {
+  parts: [MERGED_FILE],
+  missing:
+    'Save a session first (save_uiux_reference, or Save in the toolbar); xipe://ideas shows which ideas have references.',
+  invalid: 'the next save rebuilds it from the session files.',
+};
+
+export const REFERENCED_ELEMENTS_FILE: IdeaJsonFile = {
+  parts: ['page-element-references', 'referenced-elements.json'],
+  missing: 'Capture an area first (capture_area); xipe://ideas shows which ideas have deep captures.',
+  invalid: 'fix it or move it away; the next capture_area refuses to overwrite it until then.',
+};
 
 /**
  * The text of `<idea>/uiux-references/reference-data.json`, checked to be valid JSON.
@@ -76,7 +105,16 @@ async function summarize(ideaDir: string, name: string): Promise<WorkspaceIdea> 
  * folder does not exist, FILE_NOT_FOUND when it has no merged view yet; a symlinked
  * `uiux-references/` or file, or one resolving elsewhere, is refused.
  */
-export async function readReferenceData(workspace: string, idea: string): Promise<string> {
+export function readReferenceData(workspace: string, idea: string): Promise<string> {
+  return readIdeaJson(workspace, idea, REFERENCE_DATA_FILE);
+}
+
+/** `<idea>/uiux-references/page-element-references/referenced-elements.json`, as readReferenceData. */
+export function readReferencedElements(workspace: string, idea: string): Promise<string> {
+  return readIdeaJson(workspace, idea, REFERENCED_ELEMENTS_FILE);
+}
+
+async function readIdeaJson(workspace: string, idea: string, wanted: IdeaJsonFile): Promise<string> {
   const problem = ideaFolderProblem(idea);
   if (problem !== null) {
     throw invalidField('idea_folder', problem, idea, 'idea folder name', {
@@ -84,7 +122,7 @@ export async function readReferenceData(workspace: string, idea: string): Promis
     });
   }
   const dir = ideasDir(workspace);
-  const relative = `${IDEAS_SUBPATH.join('/')}/${idea}/${REFERENCES_DIR}/${MERGED_FILE}`;
+  const relative = `${IDEAS_SUBPATH.join('/')}/${idea}/${REFERENCES_DIR}/${wanted.parts.join('/')}`;
   let ideaReal: string;
   try {
     ideaReal = await fs.promises.realpath(path.join(dir, idea));
@@ -96,19 +134,24 @@ export async function readReferenceData(workspace: string, idea: string): Promis
       hint: 'Read xipe://ideas for the idea folders of this workspace.',
     });
   }
-  const refsDir = path.join(ideaReal, REFERENCES_DIR);
-  const refsStat = await fs.promises.lstat(refsDir).catch(() => null);
-  if (refsStat !== null && (refsStat.isSymbolicLink() || !refsStat.isDirectory())) {
-    throw new XipeError(
-      'VALIDATION_ERROR',
-      `Refusing to read ${relative}: ${REFERENCES_DIR}/ is not a plain folder.`,
-      { idea_folder: idea },
-    );
+  let folder = path.join(ideaReal, REFERENCES_DIR);
+  for (const [i, name] of [REFERENCES_DIR, ...wanted.parts.slice(0, -1)].entries()) {
+    if (i > 0) folder = path.join(folder, name);
+    const stat = await fs.promises.lstat(folder).catch(() => null);
+    if (stat !== null && (stat.isSymbolicLink() || !stat.isDirectory())) {
+      throw new XipeError(
+        'VALIDATION_ERROR',
+        `Refusing to read ${relative}: ${name}/ is not a plain folder.`,
+        {
+          idea_folder: idea,
+        },
+      );
+    }
   }
-  const file = path.join(refsDir, MERGED_FILE);
+  const file = path.join(folder, wanted.parts[wanted.parts.length - 1] ?? '');
   let handle: fs.promises.FileHandle;
   try {
-    // O_NOFOLLOW: a reference-data.json that is a symlink (to anywhere) is never followed.
+    // O_NOFOLLOW: a file that is a symlink (to anywhere) is never followed.
     handle = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -119,9 +162,11 @@ export async function readReferenceData(workspace: string, idea: string): Promis
     }
     throw new XipeError(
       'FILE_NOT_FOUND',
-      `No reference data yet for idea folder '${idea}': ${relative} does not exist. Save a session first ` +
-        '(save_uiux_reference, or Save in the toolbar); xipe://ideas shows which ideas have references.',
-      { idea_folder: idea, path: relative },
+      `Nothing yet for idea folder '${idea}': ${relative} does not exist. ${wanted.missing}`,
+      {
+        idea_folder: idea,
+        path: relative,
+      },
     );
   }
   try {
@@ -135,7 +180,7 @@ export async function readReferenceData(workspace: string, idea: string): Promis
       throw new XipeError(
         'PAYLOAD_TOO_LARGE',
         `${relative} is ${stat.size} bytes, over the ${MAX_REFERENCE_DATA_BYTES}-byte limit for a resource; ` +
-          'read the file directly, or the session files in sessions/.',
+          'read the file directly.',
         { idea_folder: idea, bytes: stat.size, max_bytes: MAX_REFERENCE_DATA_BYTES },
       );
     }
@@ -145,7 +190,7 @@ export async function readReferenceData(workspace: string, idea: string): Promis
     } catch (err) {
       throw new XipeError(
         'VALIDATION_ERROR',
-        `${relative} is not valid JSON (${(err as Error).message}); the next save rebuilds it from the session files.`,
+        `${relative} is not valid JSON (${(err as Error).message}); ${wanted.invalid}`,
         { idea_folder: idea, path: relative },
       );
     }

@@ -5,10 +5,12 @@ import {
   INJECT_SCRIPT,
   INJECT_TOOLBAR,
   LIST_TABS,
+  SAVE_AREA,
   SAVE_REFERENCE,
   SAVE_SCREENSHOT,
 } from '../../../shared/src/commands/index.js';
 import { bridgeStatusTool } from './bridge-status.js';
+import { captureAreaTool } from './capture-area.js';
 import { captureScreenshotTool } from './capture-screenshot.js';
 import type { AnyTool } from './define-tool.js';
 import { injectScriptTool } from './inject-script.js';
@@ -30,13 +32,14 @@ export const TOOLS: readonly AnyTool[] = [
   injectToolbarTool,
   waitForCapturesTool,
   captureScreenshotTool,
+  captureAreaTool,
 ];
 
 /**
  * The bridge command that does each tool's work (docs/architecture.md, Commands and tools). Tools
  * are named for what the agent wants, commands for what crosses the wire, so some differ:
- * capture_screenshot → save_screenshot (the host writes the file: no image bytes in the agent's
- * context), wait_for_captures → events_since (through the bridge client's capture inbox),
+ * capture_screenshot → save_screenshot and capture_area → save_area (the host writes the files:
+ * no image bytes in the agent's context), wait_for_captures → events_since (through the bridge client's capture inbox),
  * bridge_status → host_status (through the bridge client's status()). A tool given a tab target may
  * send list_tabs first to find its browser (routing.ts). Tests check each tool sends its command.
  */
@@ -48,4 +51,5 @@ export const TOOL_COMMANDS = {
   inject_toolbar: INJECT_TOOLBAR,
   wait_for_captures: EVENTS_SINCE,
   capture_screenshot: SAVE_SCREENSHOT,
+  capture_area: SAVE_AREA,
 } as const satisfies Record<string, CommandName>;

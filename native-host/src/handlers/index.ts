@@ -2,6 +2,7 @@ import { EVENTS_SINCE } from '../../../shared/src/commands/events-since.js';
 import { HOST_STATUS } from '../../../shared/src/commands/host-status.js';
 import { LIST_IDEAS } from '../../../shared/src/commands/list-ideas.js';
 import { NEXT_REFERENCE_IDS } from '../../../shared/src/commands/next-reference-ids.js';
+import { SAVE_AREA } from '../../../shared/src/commands/save-area.js';
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
 import { SAVE_SCREENSHOT } from '../../../shared/src/commands/save-screenshot.js';
 import { STAGE_IMAGE } from '../../../shared/src/commands/stage-image.js';
@@ -9,6 +10,7 @@ import { eventsSince } from './events-since.js';
 import { hostStatus } from './host-status.js';
 import { listIdeasHandler } from './list-ideas.js';
 import { nextReferenceIds } from './next-reference-ids.js';
+import { saveAreaHandler } from './save-area.js';
 import { saveReferenceHandler } from './save-reference.js';
 import { saveScreenshotHandler } from './save-screenshot.js';
 import { stageImageHandler } from './stage-image.js';
@@ -23,6 +25,7 @@ export type { HostHandler, HostHandlerContext, RequestSource } from './types.js'
 export const HOST_HANDLERS: Record<string, HostHandler> = {
   [HOST_STATUS]: hostStatus,
   [SAVE_REFERENCE]: saveReferenceHandler,
+  [SAVE_AREA]: saveAreaHandler,
   [LIST_IDEAS]: listIdeasHandler,
   [NEXT_REFERENCE_IDS]: nextReferenceIds,
   [SAVE_SCREENSHOT]: saveScreenshotHandler,

@@ -41,6 +41,8 @@ export interface ExtensionRequester {
 /** The capture events this host has buffered. */
 export interface CaptureEventSource {
   since(afterSeq: number): EventsSinceResult;
+  /** Records an event the host itself produced (a deep capture it wrote) and tells every client. */
+  record?(name: string, data: unknown): void;
 }
 
 /** Images the extension staged for its next save (staged-images.ts). */

@@ -1,28 +1,34 @@
 import type { z } from 'zod';
+import { CAPTURE_AREA, CaptureAreaParams, CaptureAreaResult } from './capture-area.js';
 import {
   CAPTURE_SCREENSHOT,
   CaptureScreenshotParams,
   CaptureScreenshotResult,
 } from './capture-screenshot.js';
 import { EVENTS_SINCE, EventsSinceParams, EventsSinceResult } from './events-since.js';
+import { FETCH_RESOURCE, FetchResourceParams, FetchResourceResult } from './fetch-resource.js';
 import { HOST_STATUS, HostStatusParams, HostStatusResult } from './host-status.js';
 import { INJECT_SCRIPT, InjectScriptParams, InjectScriptResult } from './inject-script.js';
 import { INJECT_TOOLBAR, InjectToolbarParams, InjectToolbarResult } from './inject-toolbar.js';
 import { LIST_IDEAS, ListIdeasParams, ListIdeasResult } from './list-ideas.js';
 import { LIST_TABS, ListTabsParams, ListTabsResult } from './list-tabs.js';
 import { NEXT_REFERENCE_IDS, NextReferenceIdsParams, NextReferenceIdsResult } from './next-reference-ids.js';
+import { SAVE_AREA, SaveAreaParams, SaveAreaResult } from './save-area.js';
 import { SAVE_REFERENCE, SaveReferenceParams, SaveReferenceResult } from './save-reference.js';
 import { SAVE_SCREENSHOT, SaveScreenshotParams, SaveScreenshotResult } from './save-screenshot.js';
 import { STAGE_IMAGE, StageImageParams, StageImageResult } from './stage-image.js';
 
+export * from './capture-area.js';
 export * from './capture-screenshot.js';
 export * from './events-since.js';
+export * from './fetch-resource.js';
 export * from './host-status.js';
 export * from './inject-script.js';
 export * from './inject-toolbar.js';
 export * from './list-ideas.js';
 export * from './list-tabs.js';
 export * from './next-reference-ids.js';
+export * from './save-area.js';
 export * from './save-reference.js';
 export * from './save-screenshot.js';
 export * from './stage-image.js';
@@ -53,6 +59,9 @@ export const COMMANDS = {
   },
   [SAVE_SCREENSHOT]: { handledBy: 'host', params: SaveScreenshotParams, result: SaveScreenshotResult },
   [EVENTS_SINCE]: { handledBy: 'host', params: EventsSinceParams, result: EventsSinceResult },
+  [CAPTURE_AREA]: { handledBy: 'extension', params: CaptureAreaParams, result: CaptureAreaResult },
+  [FETCH_RESOURCE]: { handledBy: 'extension', params: FetchResourceParams, result: FetchResourceResult },
+  [SAVE_AREA]: { handledBy: 'host', params: SaveAreaParams, result: SaveAreaResult },
   [STAGE_IMAGE]: { handledBy: 'host', params: StageImageParams, result: StageImageResult },
 } as const satisfies Record<string, CommandSpec>;
 

@@ -82,6 +82,8 @@ export const PixelSource = z.object({
   /** True when the pixels must come from the area's screenshot (tainted canvas, cross-origin frame). */
   from_crop: z.boolean(),
   reason: z.string().max(200),
+  /** Device pixels per CSS px of a cut from the screenshot (the clone draws it at that density). */
+  scale: z.number().positive().default(1),
 });
 export type PixelSource = z.infer<typeof PixelSource>;
 

@@ -57,7 +57,7 @@ const capture: AreaCapture = {
       tag: 'canvas',
       kind: 'pixels',
       parent: 0,
-      pixels: { data_url: null, from_crop: true, reason: 'tainted canvas' },
+      pixels: { data_url: null, from_crop: true, reason: 'tainted canvas', scale: 1 },
     }),
   ],
   custom_properties: { '--brand': '#123456' },

@@ -122,7 +122,12 @@ function elementResources(
   for (const ref of capture.resources) {
     const local = ref.nodes.includes(index) ? options.resources.get(ref.url) : undefined;
     if (local !== undefined)
-      out.push({ type: local.type, src: ref.url, local_path: local.local_path, usage: ref.usage.join(', ') });
+      out.push({
+        type: local.type,
+        src: local.src,
+        local_path: local.local_path,
+        usage: ref.usage.join(', '),
+      });
   }
   const pixels = node.kind === 'pixels' ? options.pixelResource(index) : null;
   if (pixels !== null) out.push({ ...pixels, usage: node.pixels?.reason ?? 'pixels' });

@@ -57,7 +57,8 @@ async function restore(tabId: number): Promise<void> {
   await executeFunction({ target: { tabId }, func: restorePage, args: [] }).catch(() => undefined);
 }
 
-async function bringToFront(tab: TabInfo): Promise<void> {
+/** captureVisibleTab shows the active tab of a focused window: make the target that. */
+export async function bringToFront(tab: TabInfo): Promise<void> {
   if (!tab.active) await browser.tabs.update(tab.id, { active: true });
   await browser.windows.update(tab.window_id, { focused: true }).catch(() => undefined);
 }

@@ -1,4 +1,6 @@
+import { captureArea } from './capture-area.js';
 import { captureScreenshot } from './capture-screenshot.js';
+import { fetchResource } from './fetch-resource.js';
 import { injectScript } from './inject-script.js';
 import { injectToolbar } from './inject-toolbar.js';
 import { listTabs } from './list-tabs.js';
@@ -13,4 +15,6 @@ export const HANDLERS: { readonly [C in ExtensionCommand]: Handler<C> } = {
   inject_script: injectScript,
   inject_toolbar: injectToolbar,
   capture_screenshot: captureScreenshot,
+  capture_area: captureArea,
+  fetch_resource: fetchResource,
 };

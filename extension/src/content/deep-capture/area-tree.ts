@@ -85,9 +85,15 @@ export function isElement(node: Node): node is Element {
   return node.nodeType === Node.ELEMENT_NODE;
 }
 
-function overlaps(a: ViewRect, b: ViewRect): boolean {
-  return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
+function overlaps(a: ViewRect, b: ViewRect, by = 0): boolean {
+  return a.left + by < b.right && a.right > b.left + by && a.top + by < b.bottom && a.bottom > b.top + by;
 }
+
+/**
+ * A box must reach this far into the area to be a hit: an area drawn on whole pixels around an
+ * element overlaps its neighbours by a fraction of a pixel, which shows nothing of them.
+ */
+const MIN_OVERLAP = 0.5;
 
 /** How far a box's shadows and outline paint outside it (px). */
 export function inkOverflow(cs: CSSStyleDeclaration): number {
@@ -152,7 +158,7 @@ export function collectHits(doc: Document, area: ViewRect, env: TreeEnv): AreaHi
             right: r.right + ink,
             bottom: r.bottom + ink,
           };
-          if (overlaps(grown, area)) hits.add(el);
+          if (overlaps(grown, area, MIN_OVERLAP)) hits.add(el);
         }
       }
     }

@@ -7,7 +7,7 @@ import type { PixelSource } from '../../../../shared/src/deep-capture/area-captu
  * so both fall back to the area's screenshot, as do frames and closed shadow roots.
  */
 
-const crop = (reason: string): PixelSource => ({ data_url: null, from_crop: true, reason });
+const crop = (reason: string): PixelSource => ({ data_url: null, from_crop: true, reason, scale: 1 });
 
 async function blobToDataUrl(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -41,7 +41,12 @@ async function bitmapDataUrl(source: HTMLCanvasElement | HTMLVideoElement): Prom
     }
     if (!painted) return crop(`${source.localName} reads back blank`);
     const blob = await canvas.convertToBlob({ type: 'image/png' });
-    return { data_url: await blobToDataUrl(blob), from_crop: false, reason: `${source.localName} pixels` };
+    return {
+      data_url: await blobToDataUrl(blob),
+      from_crop: false,
+      reason: `${source.localName} pixels`,
+      scale: 1,
+    };
   } catch (err) {
     return crop(`unreadable ${source.localName}: ${err instanceof Error ? err.name : 'error'}`);
   } finally {

@@ -168,7 +168,7 @@ describe('buildClone', () => {
       tag: 'canvas',
       kind: 'pixels',
       parent: 0,
-      pixels: { data_url: null, from_crop: true, reason: 'tainted' },
+      pixels: { data_url: null, from_crop: true, reason: 'tainted', scale: 2 },
       rect: { x: 5.5, y: 7.25, width: 50, height: 30 },
       styles: { 'border-top-width': '1px', 'border-top-style': 'solid' },
     }),
@@ -257,7 +257,7 @@ describe('buildClone', () => {
     expect(canvas).toContain('object-fit: none;');
     expect(canvas).toContain('object-position: -0.5px -0.25px;');
     expect(canvas).not.toContain('border-top');
-    expect(result.html).toContain('<img class="canvas-1" src="px-5.png" alt="">');
+    expect(result.html).toContain('<img class="canvas-1" src="px-5.png" srcset="px-5.png 2x" alt="">');
   });
 
   it('writes sanitized SVG with its class and never a script or handler', () => {

@@ -120,6 +120,9 @@ function indentable(node: CaptureNode, nodes: readonly CaptureNode[], collapse: 
 function attributes(node: CaptureNode, tag: string, className: string, src: string | null): string {
   let out = ` class="${className}"`;
   if (src !== null) out += ` src="${escapeAttr(src)}"`;
+  // A cut at device scale shows at its CSS size: the density descriptor says how many pixels per px.
+  const scale = node.pixels?.from_crop === true ? node.pixels.scale : 1;
+  if (src !== null && scale !== 1) out += ` srcset="${escapeAttr(src)} ${scale}x"`;
   const type = node.attrs.type ?? null;
   for (const [name, value] of Object.entries(node.attrs)) {
     // Attributes belong to the element's own tag: a renamed element keeps only the global ones.

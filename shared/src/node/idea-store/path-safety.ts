@@ -157,6 +157,18 @@ export async function prepareIdeaDirs(paths: IdeaPaths, ideaFolder: string): Pro
   return { refsDir, sessionsDir, screenshotsDir };
 }
 
+/**
+ * Resolves (creating it when missing) `<parentReal>/<name>` as a plain directory directly inside
+ * `parentReal` (a real path from prepareIdeaDirs), with the same refusals as the store's own
+ * folders: the deep-capture files use it for `page-element-references/` and its `resources/`.
+ */
+export async function preparePlainSubdir(parentReal: string, name: string, what: string): Promise<string> {
+  const dir = path.join(parentReal, name);
+  if ((await checkPlainDir(dir, parentReal, what)) === 'missing') await createDir(dir);
+  await checkPlainDir(dir, parentReal, what);
+  return dir;
+}
+
 export function ideaNotFound(paths: IdeaPaths, ideaFolder: string): XipeError {
   return new XipeError('IDEA_NOT_FOUND', `Idea folder not found: ${ideaFolder}`, {
     idea_folder: ideaFolder,

@@ -1,0 +1,122 @@
+/**
+ * What `capture_area` runs in the tab before capturing: where the area is and what covers the top
+ * of the viewport. Self-contained (scripting.executeScript serialises it): no imports, no outer
+ * names. Scrolling, hiding and restoring go through screenshot/page-functions.ts, so one restore
+ * puts back everything either did.
+ */
+
+export interface AreaPlacement {
+  /** The area, CSS px, page coordinates. */
+  rect: { x: number; y: number; width: number; height: number };
+  scrollX: number;
+  scrollY: number;
+  viewportWidth: number;
+  viewportHeight: number;
+  /** Height of fixed or sticky bars stuck across the top of the viewport (a site header). */
+  topInset: number;
+}
+
+/** The area by selector (its border box) or as given; null when the selector matches nothing. */
+export function locateArea(area: {
+  selector?: string;
+  rect?: { x: number; y: number; width: number; height: number };
+}): AreaPlacement | { found: false } {
+  let rect = area.rect;
+  if (typeof area.selector === 'string') {
+    const el = document.querySelector(area.selector);
+    if (el === null) return { found: false };
+    const b = el.getBoundingClientRect();
+    const x = Math.floor(b.left + window.scrollX);
+    const y = Math.floor(b.top + window.scrollY);
+    rect = {
+      x,
+      y,
+      width: Math.ceil(b.right + window.scrollX) - x,
+      height: Math.ceil(b.bottom + window.scrollY) - y,
+    };
+  }
+  if (rect === undefined) return { found: false };
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  let topInset = 0;
+  for (const el of Array.from(document.body?.querySelectorAll<HTMLElement>('*') ?? [])) {
+    if (el.localName === 'x-ipe-uiux-toolbar') continue;
+    const cs = getComputedStyle(el);
+    if ((cs.position !== 'fixed' && cs.position !== 'sticky') || cs.visibility !== 'visible') continue;
+    const r = el.getBoundingClientRect();
+    // A bar pinned across the top: starts at the top edge, spans most of the width, is not tall,
+    // and is not part of the area itself (a header the area was drawn around).
+    const inArea =
+      r.left + window.scrollX >= rect.x - 1 &&
+      r.top + window.scrollY >= rect.y - 1 &&
+      r.right + window.scrollX <= rect.x + rect.width + 1 &&
+      r.bottom + window.scrollY <= rect.y + rect.height + 1;
+    if (!inArea && r.top <= 1 && r.bottom > 0 && r.width >= vw * 0.5 && r.height <= vh * 0.4) {
+      topInset = Math.max(topInset, r.bottom);
+    }
+  }
+  return {
+    rect,
+    scrollX: window.scrollX,
+    scrollY: window.scrollY,
+    viewportWidth: vw,
+    viewportHeight: vh,
+    topInset,
+  };
+}
+
+/**
+ * Makes fixed and sticky elements outside the area transparent for a capture that must not show
+ * them (an area taller than the space under a pinned header). Transparent rather than `visibility: hidden`,
+ * which would take focus away from a focused element inside them; transitions are suspended so
+ * nothing fades. `restoreFloating` puts back exactly the inline values they had.
+ */
+export function hideFloating(area: { x: number; y: number; width: number; height: number }): number {
+  const KEY = '__xipeAreaFloating';
+  type Saved = { el: HTMLElement; props: [string, string, string][] };
+  const g = globalThis as unknown as Record<string, Saved[] | undefined>;
+  if (g[KEY] !== undefined) return g[KEY].length;
+  const saved: Saved[] = [];
+  for (const el of Array.from(document.body?.querySelectorAll<HTMLElement>('*') ?? [])) {
+    if (el.localName === 'x-ipe-uiux-toolbar') continue;
+    const position = getComputedStyle(el).position;
+    if (position !== 'fixed' && position !== 'sticky') continue;
+    const r = el.getBoundingClientRect();
+    // Part of the area (a sticky sidebar the area was drawn around): it stays.
+    if (
+      r.left + window.scrollX >= area.x - 1 &&
+      r.top + window.scrollY >= area.y - 1 &&
+      r.right + window.scrollX <= area.x + area.width + 1 &&
+      r.bottom + window.scrollY <= area.y + area.height + 1
+    ) {
+      continue;
+    }
+    const props: [string, string, string][] = ['opacity', 'transition'].map((p) => [
+      p,
+      el.style.getPropertyValue(p),
+      el.style.getPropertyPriority(p),
+    ]);
+    saved.push({ el, props });
+    el.style.setProperty('transition', 'none', 'important');
+    el.style.setProperty('opacity', '0', 'important');
+  }
+  g[KEY] = saved;
+  return saved.length;
+}
+
+export function restoreFloating(): boolean {
+  const KEY = '__xipeAreaFloating';
+  type Saved = { el: HTMLElement; props: [string, string, string][] };
+  const g = globalThis as unknown as Record<string, Saved[] | undefined>;
+  const saved = g[KEY];
+  if (saved === undefined) return false;
+  delete g[KEY];
+  for (const { el, props } of saved) {
+    for (const [prop, value, priority] of props) {
+      if (value) el.style.setProperty(prop, value, priority);
+      else el.style.removeProperty(prop);
+    }
+    if (el.getAttribute('style') === '') el.removeAttribute('style');
+  }
+  return true;
+}

@@ -1,0 +1,126 @@
+import type { CaptureAreaParams, CaptureAreaResult } from '../../../../shared/src/index.js';
+import { invalidInput, makeIssue } from '../../../../shared/src/index.js';
+import { executeFunction } from '../../platform/browser.js';
+import { pngBase64 } from '../capture/capture.js';
+import { cutPixelNodes, shootArea } from '../deep-capture/area-shot.js';
+import {
+  type AreaPlacement,
+  hideFloating,
+  locateArea,
+  restoreFloating,
+} from '../deep-capture/page-functions.js';
+import { captureAreaInTab } from '../deep-capture/run-capture.js';
+import { mapApiError } from '../injection/run-injection.js';
+import { type PageMetrics, preparePage, restorePage } from '../screenshot/page-functions.js';
+import { scriptableTab } from '../scriptable-tab.js';
+import { bringToFront } from './capture-screenshot.js';
+import type { HandlerContext } from './types.js';
+
+/**
+ * `capture_area` (for the host's `save_area`): the deep-capture engine's reading of an area plus
+ * the area's pixels. The page is disturbed as little as possible and put back afterwards: an area
+ * already in view is captured as the user sees it; otherwise the page scrolls so the area sits
+ * under any bar pinned across the top; only an area taller than what that leaves is captured in
+ * bands with fixed and sticky elements made transparent (not hidden: that would take focus from
+ * an element inside them). Scroll position, those elements and the toolbar are restored whatever
+ * happens; focus is never touched.
+ */
+
+interface Plan {
+  scrollTo: number | null;
+  hideFloating: boolean;
+}
+
+function inView(p: AreaPlacement, scrollY: number): boolean {
+  return (
+    p.rect.y >= scrollY + p.topInset - 0.5 &&
+    p.rect.y + p.rect.height <= scrollY + p.viewportHeight + 0.5 &&
+    p.rect.x >= p.scrollX - 0.5 &&
+    p.rect.x + p.rect.width <= p.scrollX + p.viewportWidth + 0.5
+  );
+}
+
+function plan(p: AreaPlacement): Plan {
+  if (inView(p, p.scrollY)) return { scrollTo: null, hideFloating: false };
+  if (p.rect.height <= p.viewportHeight - p.topInset) {
+    return { scrollTo: Math.max(0, p.rect.y - p.topInset), hideFloating: false };
+  }
+  return { scrollTo: p.rect.y, hideFloating: true };
+}
+
+async function prepare(tabId: number, step: Plan, area: AreaPlacement['rect']): Promise<PageMetrics> {
+  if (step.hideFloating) await executeFunction({ target: { tabId }, func: hideFloating, args: [area] });
+  const [injection] = await executeFunction({
+    target: { tabId },
+    func: preparePage,
+    args: [{ scrollTo: step.scrollTo, selector: null, hideFloating: false }],
+  });
+  const result = injection?.result as { metrics?: PageMetrics } | null | undefined;
+  if (result?.metrics === undefined) throw new Error('Could not reach the page to capture the area');
+  return result.metrics;
+}
+
+export async function captureArea(
+  params: CaptureAreaParams,
+  _ctx: HandlerContext,
+): Promise<CaptureAreaResult> {
+  const { tab, ref } = await scriptableTab(params.target, 'capture an area of');
+  try {
+    await bringToFront(tab);
+    const [located] = await executeFunction({
+      target: { tabId: tab.id },
+      func: locateArea,
+      args: [
+        {
+          ...(params.selector !== undefined ? { selector: params.selector } : {}),
+          ...(params.rect !== undefined ? { rect: params.rect } : {}),
+        },
+      ],
+    });
+    const placement = located?.result as AreaPlacement | { found: false } | null | undefined;
+    if (placement === null || placement === undefined)
+      throw new Error('Could not reach the page to find the area');
+    if ('found' in placement) {
+      throw invalidInput(
+        [
+          makeIssue(
+            'selector',
+            `a selector matching an element in tab ${tab.id} (${tab.url})`,
+            params.selector,
+            'matches none',
+          ),
+        ],
+        'capture_area arguments',
+        {
+          hint: 'Check the selector (inject_script can list candidates), or give a page rect.',
+          details: { tab_id: tab.id },
+        },
+      );
+    }
+    let step = plan(placement);
+    let metrics = await prepare(tab.id, step, placement.rect);
+    if (!step.hideFloating && !inView({ ...placement, scrollX: metrics.scrollX }, metrics.scrollY)) {
+      // The page could not scroll far enough (near its end): hide the bars instead.
+      step = { scrollTo: placement.rect.y, hideFloating: true };
+      metrics = await prepare(tab.id, step, placement.rect);
+    }
+    const capture = await captureAreaInTab(tab.id, placement.rect);
+    const pixels = await shootArea(tab.id, placement.rect, metrics);
+    await cutPixelNodes(capture, pixels);
+    return {
+      capture,
+      png: await pngBase64(pixels.canvas),
+      width: pixels.canvas.width,
+      height: pixels.canvas.height,
+      scale: pixels.scale,
+      tab: ref,
+    };
+  } catch (err) {
+    throw mapApiError(err, tab.id);
+  } finally {
+    await executeFunction({ target: { tabId: tab.id }, func: restoreFloating, args: [] }).catch(
+      () => undefined,
+    );
+    await executeFunction({ target: { tabId: tab.id }, func: restorePage, args: [] }).catch(() => undefined);
+  }
+}

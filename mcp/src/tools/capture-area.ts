@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { refineOneLocator } from '../../../shared/src/commands/capture-area.js';
+import { SAVE_AREA } from '../../../shared/src/commands/save-area.js';
+import { CaptureRect } from '../../../shared/src/deep-capture/area-capture.js';
+import { AreaId } from '../../../shared/src/deep-capture/referenced-elements.js';
+import { IdeaFolderName } from '../../../shared/src/reference-data.js';
+import { resolveRoute, routeOptions } from '../routing.js';
+import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
+import { defineTool } from './define-tool.js';
+
+/** Capture, fetching resources and writing them can take a while on a heavy page. */
+const CAPTURE_TIMEOUT_MS = 60_000;
+
+export const captureAreaTool = defineTool({
+  name: 'capture_area',
+  description:
+    "Deep-capture an area of a tab in the user's browser into an idea folder, as data to rebuild it from: every " +
+    'element the area shows with its styles, :hover/:focus states, fonts and images as files, a standalone clone ' +
+    '(HTML + CSS that renders the area offline) and a screenshot. Give `selector` (CSS) or `rect` {x, y, width, ' +
+    'height} in CSS px, page coordinates — exactly one. Writes x-ipe-docs/ideas/{idea_folder}/uiux-references/' +
+    'page-element-references/ (referenced-elements.json 3.0, summarized-uiux-reference.md, resources/) and ' +
+    'screenshots/area-N.png; `area_id` (area-N) replaces that area, default the next free one. The page is ' +
+    'scrolled as needed and put back. Returns only paths and counts: read the summary file or open the clone.',
+  inputSchema: z
+    .strictObject({
+      idea_folder: IdeaFolderName.describe('An existing folder name under x-ipe-docs/ideas/.'),
+      selector: z
+        .string()
+        .min(1)
+        .max(4096)
+        .optional()
+        .describe('CSS selector of the area (its first match).'),
+      rect: CaptureRect.optional().describe('The area in CSS px, page coordinates (not the viewport).'),
+      area_id: AreaId.optional().describe('area-N to replace; default the next free one.'),
+      instruction: z
+        .string()
+        .max(65_536)
+        .optional()
+        .describe('What to do with this area (kept with it, shown in the summary).'),
+      ...tabTargetShape,
+      timeout_ms: z
+        .number()
+        .int()
+        .positive()
+        .max(300_000)
+        .default(CAPTURE_TIMEOUT_MS)
+        .describe('Default 60000.'),
+    })
+    .superRefine((args, ctx) => {
+      refineOneTarget(args, ctx);
+      refineOneLocator(args, ctx);
+    }),
+  timeoutMs: CAPTURE_TIMEOUT_MS + 5_000,
+  annotations: { title: 'Deep-capture an area into an idea', destructiveHint: false, openWorldHint: true },
+  async handler(args, ctx) {
+    const route = await resolveRoute(ctx.bridge, args, ctx.signal);
+    return ctx.bridge.request(
+      SAVE_AREA,
+      {
+        ...route.target,
+        idea_folder: args.idea_folder,
+        ...(args.selector !== undefined ? { selector: args.selector } : {}),
+        ...(args.rect !== undefined ? { rect: args.rect } : {}),
+        ...(args.area_id !== undefined ? { area_id: args.area_id } : {}),
+        ...(args.instruction !== undefined ? { instruction: args.instruction } : {}),
+        timeout_ms: args.timeout_ms,
+      },
+      { ...routeOptions(route), timeoutMs: args.timeout_ms, signal: ctx.signal },
+    );
+  },
+});

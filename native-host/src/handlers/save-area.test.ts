@@ -1,0 +1,319 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SaveAreaResult } from '../../../shared/src/commands/save-area.js';
+import type { AreaCapture, CaptureNode } from '../../../shared/src/deep-capture/area-capture.js';
+import { ReferencedElements } from '../../../shared/src/deep-capture/referenced-elements.js';
+import { XipeError } from '../../../shared/src/errors.js';
+import type { Logger } from '../../../shared/src/node/logger.js';
+import { saveAreaHandler } from './save-area.js';
+import type { HostHandlerContext } from './types.js';
+
+/**
+ * The host's side of capture_area with a scripted extension and a real disk: what is written
+ * where, merge and replace by area_id, deduplicated resources, files judged by their bytes, the
+ * caps, and refusals that leave the idea as it was.
+ */
+
+const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, file: null };
+const IDEA = '018. Feature-UIUX Reference';
+const TAB = { id: 5, url: 'https://site.test/page', title: 'Page' };
+
+function png(extra = 0): Buffer {
+  const b = Buffer.alloc(33 + extra);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
+  b.writeUInt32BE(13, 8);
+  b.write('IHDR', 12, 'latin1');
+  b.writeUInt32BE(4, 16);
+  b.writeUInt32BE(3, 20);
+  return b;
+}
+const FONT = Buffer.concat([Buffer.from('wOF2'), Buffer.alloc(60, 7)]);
+
+function node(partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>): CaptureNode {
+  return {
+    kind: 'element',
+    parent: null,
+    children: [],
+    classes: [],
+    role: null,
+    aria_label: null,
+    text: '',
+    rect: { x: 0, y: 0, width: 10, height: 10 },
+    attrs: {},
+    styles: {},
+    pseudo: {},
+    states: [],
+    image_src: null,
+    svg: null,
+    pixels: null,
+    shadow: false,
+    scroll: null,
+    ...partial,
+  };
+}
+
+function capture(urls: Record<string, 'image' | 'font'>): AreaCapture {
+  const imageUrls = Object.entries(urls).filter(([, t]) => t === 'image');
+  return {
+    version: 1,
+    url: TAB.url,
+    title: 'Page',
+    rect: { x: 0, y: 100, width: 200, height: 100 },
+    scroll: { x: 0, y: 0 },
+    viewport: { width: 1280, height: 720, dpr: 1 },
+    canvas_color: 'rgb(255, 255, 255)',
+    backdrop: [],
+    clip: null,
+    root: 0,
+    nodes: [
+      node({
+        tag: 'div',
+        classes: ['card'],
+        children: [...imageUrls.map((_, i) => i + 1), imageUrls.length + 1],
+        styles: { display: 'block', 'font-family': '"Brand", sans-serif' },
+      }),
+      ...imageUrls.map(([url]) => node({ tag: 'img', parent: 0, image_src: url })),
+      node({
+        tag: 'canvas',
+        kind: 'pixels',
+        parent: 0,
+        pixels: {
+          data_url: `data:image/png;base64,${png().toString('base64')}`,
+          from_crop: true,
+          reason: 'tainted',
+          scale: 1,
+        },
+      }),
+    ],
+    custom_properties: {},
+    fonts: Object.entries(urls)
+      .filter(([, t]) => t === 'font')
+      .map(([src]) => ({
+        family: 'Brand',
+        weight: '400',
+        style: 'normal',
+        stretch: '100%',
+        unicode_range: 'U+0-10FFFF',
+        src,
+        format: 'woff2',
+      })),
+    resources: Object.entries(urls).map(([url, type], i) => ({
+      type,
+      url,
+      usage: [type === 'font' ? 'font-face' : 'img'],
+      nodes: type === 'font' ? [] : [i + 1],
+    })),
+    diagnostics: { elements_hit: 1, gaps: 0, truncated: false, unreadable_sheets: [], elapsed_ms: 1 },
+  };
+}
+
+let ws: string;
+let asked: Array<{ command: string; params: Record<string, unknown> }>;
+let served: Record<string, Buffer>;
+let shot: AreaCapture;
+let events: Array<{ name: string; data: unknown }>;
+
+function ctx(): HostHandlerContext {
+  return {
+    logger: silent,
+    home: '/h',
+    config: { workspaces: [], max_payload_bytes: 1 } as never,
+    env: {},
+    hostInfo: () => {
+      throw new Error('unused');
+    },
+    workspace: ws,
+    source: 'bridge',
+    payloadBytes: 10,
+    signal: new AbortController().signal,
+    events: {
+      since: () => ({ events: [], dropped: 0, last_seq: 0 }),
+      record: (name, data) => {
+        events.push({ name, data });
+      },
+    },
+    images: { put: () => undefined, take: () => null },
+    extension: {
+      request: async (command, params) => {
+        const p = params as Record<string, unknown>;
+        asked.push({ command, params: p });
+        if (command === 'capture_area') {
+          return { capture: shot, png: png().toString('base64'), width: 4, height: 3, scale: 1, tab: TAB };
+        }
+        const body = served[String(p.url)];
+        return body === undefined
+          ? { ok: false, reason: 'HTTP 404' }
+          : { ok: true, base64: body.toString('base64'), bytes: body.length, content_type: null };
+      },
+    },
+  };
+}
+
+const save = (params: Record<string, unknown>) =>
+  saveAreaHandler({ idea_folder: IDEA, selector: '.card', ...params }, ctx()) as Promise<SaveAreaResult>;
+
+const refs = () => path.join(ws, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
+const pageRefs = () => path.join(refs(), 'page-element-references');
+const readFile = () =>
+  ReferencedElements.parse(
+    JSON.parse(fs.readFileSync(path.join(pageRefs(), 'referenced-elements.json'), 'utf8')),
+  );
+
+beforeEach(() => {
+  ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'xarea-')));
+  fs.mkdirSync(path.join(ws, 'x-ipe-docs', 'ideas', IDEA), { recursive: true });
+  asked = [];
+  events = [];
+  served = { 'https://cdn.test/a.png': png(10), 'https://cdn.test/f.woff2': FONT };
+  shot = capture({ 'https://cdn.test/a.png': 'image', 'https://cdn.test/f.woff2': 'font' });
+});
+afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+describe('save_area', () => {
+  it('writes the clone, resources, screenshot, referenced-elements.json and summary; answers small', async () => {
+    const result = await save({ instruction: 'Make it', url_contains: 'site' });
+    expect(asked[0]).toEqual({
+      command: 'capture_area',
+      params: { selector: '.card', target: { url_contains: 'site' } },
+    });
+    expect(
+      asked
+        .slice(1)
+        .map((a) => a.params.url)
+        .sort(),
+    ).toEqual(['https://cdn.test/a.png', 'https://cdn.test/f.woff2']);
+    expect(result).toMatchObject({ status: 'success', area_id: 'area-1', element_count: 3 });
+    expect(result.files).toEqual({
+      referenced_elements: path.join(pageRefs(), 'referenced-elements.json'),
+      structure_html: path.join(pageRefs(), 'resources', 'area-1-structure.html'),
+      styles_css: path.join(pageRefs(), 'resources', 'area-1-styles.css'),
+      screenshot: path.join(refs(), 'screenshots', 'area-1.png'),
+    });
+    for (const file of Object.values(result.files)) expect(fs.existsSync(file)).toBe(true);
+    expect(fs.existsSync(path.join(pageRefs(), 'summarized-uiux-reference.md'))).toBe(true);
+    const font = result.resources.find((r) => r.type === 'font');
+    expect(font?.local_path).toMatch(/^resources\/[0-9a-f]{20}\.woff2$/);
+    expect(fs.readFileSync(path.join(pageRefs(), font?.local_path ?? '')).equals(FONT)).toBe(true);
+    const css = fs.readFileSync(result.files.styles_css, 'utf8');
+    expect(css).toContain(`src: url("${path.basename(font?.local_path ?? '')}") format("woff2")`);
+    expect(JSON.stringify(result).length).toBeLessThan(2048);
+    const file = readFile();
+    expect(file.areas[0]).toMatchObject({
+      area_id: 'area-1',
+      instruction: 'Make it',
+      screenshot: 'screenshots/area-1.png',
+    });
+    expect(file.static_resources).toHaveLength(2);
+    expect(events).toEqual([
+      {
+        name: 'deep_capture_saved',
+        data: expect.objectContaining({ idea_folder: IDEA, area_id: 'area-1', files: result.files }),
+      },
+    ]);
+  });
+
+  it('numbers new areas, replaces a given one and keeps one entry per resource file', async () => {
+    await save({});
+    await save({});
+    await save({ area_id: 'area-1', instruction: 'again' });
+    const file = readFile();
+    expect(file.areas.map((a) => [a.area_id, a.instruction])).toEqual([
+      ['area-1', 'again'],
+      ['area-2', ''],
+    ]);
+    expect(file.static_resources).toHaveLength(2);
+    expect(file.static_resources.map((r) => r.usage)).toEqual(['area-1, area-2', 'area-1, area-2']);
+    expect(
+      fs.readdirSync(path.join(pageRefs(), 'resources')).filter((n) => !n.startsWith('area-')),
+    ).toHaveLength(3);
+  });
+
+  it('judges files by their bytes: an HTML page served as an image and a huge file are left out, SVG is cleaned', async () => {
+    served['https://cdn.test/a.png'] = Buffer.from('<!doctype html><html><script>x()</script>');
+    served['https://cdn.test/big.png'] = png(8 * 1024 * 1024);
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="steal()"><script>steal()</script><rect width="4" height="4"/></svg>';
+    shot = capture({
+      'https://cdn.test/a.png': 'image',
+      'https://cdn.test/big.png': 'image',
+      [`data:image/svg+xml,${encodeURIComponent(svg)}`]: 'image',
+      'https://cdn.test/gone.png': 'image',
+    });
+    const result = await save({});
+    expect(result.skipped?.map((s) => [s.src, s.reason]).sort()).toEqual([
+      ['https://cdn.test/a.png', 'not an image or a font (judged by its bytes)'],
+      ['https://cdn.test/big.png', `larger than the ${8 * 1024 * 1024}-byte cap per file`],
+      ['https://cdn.test/gone.png', 'HTTP 404'],
+    ]);
+    const svgFile = result.resources.find((r) => r.type === 'svg');
+    const written = fs.readFileSync(path.join(pageRefs(), svgFile?.local_path ?? ''), 'utf8');
+    expect(written).toBe('<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>');
+    expect(asked.some((a) => String(a.params.url).startsWith('data:'))).toBe(false);
+  });
+
+  it('stops adding resources at the per-capture cap and says so', async () => {
+    const urls: Record<string, 'image'> = {};
+    for (let i = 0; i < 7; i++) {
+      const url = `https://cdn.test/${i}.png`;
+      urls[url] = 'image';
+      served[url] = png(7.5 * 1024 * 1024 + i);
+    }
+    shot = capture(urls);
+    const result = await save({});
+    expect(result.resources).toHaveLength(6);
+    expect(result.skipped).toEqual([
+      { src: expect.any(String), reason: `over the ${48 * 1024 * 1024}-byte cap per capture` },
+    ]);
+  });
+
+  it('refuses an unknown idea before asking the browser', async () => {
+    const err = await saveAreaHandler({ idea_folder: '404. Gone', selector: '.a' }, ctx()).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(XipeError);
+    expect(err).toMatchObject({ code: 'IDEA_NOT_FOUND', message: 'Idea folder not found: 404. Gone' });
+    expect(asked).toEqual([]);
+  });
+
+  it.each([
+    [{}, 'selector'],
+    [{ rect: { x: 0, y: 0, width: 1, height: 1 } }, 'rect'],
+    [{ area_id: 'area-one' }, 'area_id'],
+    [{ idea_folder: '../escape' }, 'idea_folder'],
+  ])('refuses %j (VALIDATION_ERROR naming %s) and writes nothing', async (extra, field) => {
+    const params = {
+      idea_folder: IDEA,
+      ...(Object.keys(extra).length === 0 ? {} : { selector: '.card' }),
+      ...extra,
+    };
+    const err = await saveAreaHandler(params, ctx()).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect((err as Error).message).toContain(field);
+    expect(asked).toEqual([]);
+    expect(fs.existsSync(refs())).toBe(false);
+  });
+
+  it('refuses to write through a symlinked page-element-references folder', async () => {
+    const outside = path.join(ws, 'outside');
+    fs.mkdirSync(outside);
+    fs.mkdirSync(refs(), { recursive: true });
+    fs.symlinkSync(outside, pageRefs());
+    const err = await save({}).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
+  it('leaves a referenced-elements.json it cannot read as it is, and says how to fix it', async () => {
+    fs.mkdirSync(pageRefs(), { recursive: true });
+    fs.writeFileSync(path.join(pageRefs(), 'referenced-elements.json'), '{"version": "3.0", "areas": "oops"');
+    const err = await save({}).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect((err as Error).message).toMatch(/Fix it \(or move it away\)/);
+    expect(fs.readFileSync(path.join(pageRefs(), 'referenced-elements.json'), 'utf8')).toBe(
+      '{"version": "3.0", "areas": "oops"',
+    );
+    expect(fs.existsSync(path.join(refs(), 'screenshots', 'area-1.png'))).toBe(false);
+  });
+});

@@ -1,0 +1,176 @@
+import { CAPTURE_AREA, CaptureAreaResult } from '../../../shared/src/commands/capture-area.js';
+import {
+  FETCH_RESOURCE,
+  FetchResourceResult,
+  MAX_RESOURCE_BYTES,
+} from '../../../shared/src/commands/fetch-resource.js';
+import { SaveAreaParams, type SaveAreaResult } from '../../../shared/src/commands/save-area.js';
+import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
+import { validationError, XipeError } from '../../../shared/src/errors.js';
+import { ideaPaths, prepareIdeaDirs } from '../../../shared/src/node/idea-store/path-safety.js';
+import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
+import { writeArea } from '../deep-capture/area-store.js';
+import {
+  decodeDataUrl,
+  isPrepared,
+  MAX_AREA_RESOURCE_BYTES,
+  type PreparedFile,
+  prepareFile,
+  type SkippedResource,
+} from '../deep-capture/resource-files.js';
+import { decodePng } from '../screenshots/png-info.js';
+import type { HostHandler, HostHandlerContext } from './types.js';
+
+/**
+ * `save_area` (the `capture_area` MCP tool, DESIGN §7): checks the idea before the browser is
+ * asked for anything, has the extension capture the area (`capture_area`) and fetch each resource
+ * (`fetch_resource`, a few at a time, each within the per-file cap), judges every file by its
+ * bytes, and writes the area (deep-capture/area-store.ts). A resource that cannot be had or is
+ * refused is left out and listed in `skipped` with why; the clone then shows nothing in its place.
+ */
+
+const FETCH_CONCURRENCY = 4;
+
+async function fetchBytes(
+  url: string,
+  tabId: number,
+  ctx: HostHandlerContext,
+  timeoutMs: number,
+): Promise<{ bytes: Uint8Array } | { reason: string }> {
+  if (url.startsWith('data:')) {
+    const bytes = decodeDataUrl(url);
+    return bytes === null ? { reason: 'malformed data: URL' } : { bytes };
+  }
+  const raw = await ctx.extension.request(
+    FETCH_RESOURCE,
+    { url, tab_id: tabId, max_bytes: MAX_RESOURCE_BYTES },
+    { timeoutMs, signal: ctx.signal },
+  );
+  const parsed = FetchResourceResult.safeParse(raw);
+  if (!parsed.success) return { reason: 'the extension sent an invalid answer' };
+  if (!parsed.data.ok) return { reason: parsed.data.reason };
+  return { bytes: Buffer.from(parsed.data.base64, 'base64') };
+}
+
+async function gatherResources(
+  capture: AreaCapture,
+  tabId: number,
+  ctx: HostHandlerContext,
+  timeoutMs: number,
+): Promise<{ files: Map<string, PreparedFile>; skipped: SkippedResource[] }> {
+  const files = new Map<string, PreparedFile>();
+  const skipped: SkippedResource[] = [];
+  let total = 0;
+  const queue = [...capture.resources];
+  const worker = async () => {
+    for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
+      const got = await fetchBytes(ref.url, tabId, ctx, timeoutMs);
+      if ('reason' in got) {
+        skipped.push({ src: ref.url, reason: got.reason });
+        continue;
+      }
+      const prepared = await prepareFile(ref.url, ref.type, got.bytes, MAX_RESOURCE_BYTES);
+      if (!isPrepared(prepared)) {
+        skipped.push(prepared);
+        continue;
+      }
+      if (total + prepared.bytes.length > MAX_AREA_RESOURCE_BYTES) {
+        skipped.push({ src: ref.url, reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` });
+        continue;
+      }
+      total += prepared.bytes.length;
+      files.set(ref.url, prepared);
+    }
+  };
+  await Promise.all(Array.from({ length: FETCH_CONCURRENCY }, worker));
+  return { files, skipped };
+}
+
+async function gatherPixels(capture: AreaCapture): Promise<Map<number, PreparedFile>> {
+  const out = new Map<number, PreparedFile>();
+  for (const [index, node] of capture.nodes.entries()) {
+    const dataUrl = node.pixels?.data_url;
+    if (dataUrl === null || dataUrl === undefined) continue;
+    const bytes = decodeDataUrl(dataUrl);
+    if (bytes === null) continue;
+    const prepared = await prepareFile(`pixels:${index}`, 'image', bytes, MAX_RESOURCE_BYTES);
+    if (isPrepared(prepared)) out.set(index, prepared);
+  }
+  return out;
+}
+
+export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAreaResult> => {
+  const started = performance.now();
+  const parsed = SaveAreaParams.safeParse(params ?? {});
+  if (!parsed.success) throw validationError(parsed.error, 'capture_area arguments', params ?? {});
+  const p = parsed.data;
+  const workspace = resolveWorkspace({
+    requested: undefined,
+    callerWorkspace: ctx.workspace,
+    source: ctx.source,
+    registered: ctx.config.workspaces,
+  });
+  // An unknown idea is refused before the browser is asked for anything.
+  const dirs = await prepareIdeaDirs(ideaPaths(workspace, p.idea_folder), p.idea_folder);
+  const deadline = Date.now() + p.timeout_ms;
+  const left = () => Math.max(1_000, deadline - Date.now());
+  const raw = await ctx.extension.request(
+    CAPTURE_AREA,
+    {
+      ...(p.selector !== undefined ? { selector: p.selector } : {}),
+      ...(p.rect !== undefined ? { rect: p.rect } : {}),
+      target: {
+        ...(p.tab_id !== undefined ? { tab_id: p.tab_id } : {}),
+        ...(p.url_contains !== undefined ? { url_contains: p.url_contains } : {}),
+      },
+    },
+    { timeoutMs: left(), signal: ctx.signal },
+  );
+  const shot = CaptureAreaResult.safeParse(raw);
+  if (!shot.success) {
+    throw new XipeError(
+      'PROTOCOL_ERROR',
+      'The extension answered capture_area with an invalid result. Use the same x-ipe-uiux version for the extension and the host.',
+    );
+  }
+  const { capture, tab } = shot.data;
+  const png = decodePng(shot.data.png);
+  const { files, skipped } = await gatherResources(capture, tab.id, ctx, left());
+  const pixelFiles = await gatherPixels(capture);
+  const written = await writeArea({
+    dirs,
+    ideaFolder: p.idea_folder,
+    capture,
+    png: png.bytes,
+    areaId: p.area_id ?? null,
+    instruction: p.instruction,
+    files,
+    pixelFiles,
+    now: new Date(),
+  });
+  ctx.logger.info('area captured', {
+    idea: p.idea_folder,
+    area: written.areaId,
+    elements: written.elementCount,
+    resources: written.resources.length,
+    skipped: skipped.length,
+  });
+  ctx.events.record?.('deep_capture_saved', {
+    tab_id: tab.id,
+    page_url: tab.url,
+    at: new Date().toISOString(),
+    idea_folder: p.idea_folder,
+    area_id: written.areaId,
+    element_count: written.elementCount,
+    files: written.files,
+  });
+  return {
+    status: 'success',
+    area_id: written.areaId,
+    element_count: written.elementCount,
+    resources: written.resources,
+    files: written.files,
+    elapsed_ms: Math.round(performance.now() - started),
+    ...(skipped.length > 0 ? { skipped } : {}),
+  };
+};

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/**
+ * Handled by the extension for `save_area`: fetches one resource of a captured area as the page
+ * could (the browser's cookies for its site; `blob:` URLs inside the tab) and answers with its
+ * bytes. One resource per message keeps every message far under the native link's caps; the host
+ * checks the bytes (type by content, size) before it writes anything.
+ */
+export const FETCH_RESOURCE = 'fetch_resource';
+
+/** Largest resource the extension sends (the host's per-file cap). */
+export const MAX_RESOURCE_BYTES = 8 * 1024 * 1024;
+
+export const FetchResourceParams = z
+  .object({
+    url: z.string().min(1).max(8192),
+    /** The tab the area was captured in (for `blob:` URLs, which only it can read). */
+    tab_id: z.number().int().nonnegative(),
+    max_bytes: z.number().int().positive().max(MAX_RESOURCE_BYTES).default(MAX_RESOURCE_BYTES),
+  })
+  .strict();
+export type FetchResourceParams = z.infer<typeof FetchResourceParams>;
+
+export const FetchResourceResult = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    /** Standard base64 of the body. */
+    base64: z.string(),
+    bytes: z.number().int().nonnegative(),
+    content_type: z.string().nullable(),
+  }),
+  /** Why there are no bytes: an HTTP status, a network error, or over `max_bytes`. */
+  z.object({ ok: z.literal(false), reason: z.string().max(500) }),
+]);
+export type FetchResourceResult = z.infer<typeof FetchResourceResult>;

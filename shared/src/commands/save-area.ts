@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { CaptureRect } from '../deep-capture/area-capture.js';
+import { AreaId } from '../deep-capture/referenced-elements.js';
+import { IdeaFolderName } from '../reference-data.js';
+import { refineOneLocator } from './capture-area.js';
+import { TabRef, TabTarget } from './target.js';
+
+/**
+ * Handled by the native host for the `capture_area` MCP tool (DESIGN §7): the host asks the
+ * extension for the capture (`capture_area`) and each resource (`fetch_resource`), then writes
+ * the area's files into the idea's `uiux-references/` under the idea lock — the host stays the
+ * only writer of idea folders. The answer is small: paths and counts, never styles, HTML or bytes.
+ */
+export const SAVE_AREA = 'save_area';
+
+export const SaveAreaParams = TabTarget.extend({
+  idea_folder: IdeaFolderName,
+  selector: z.string().min(1).max(4096).optional(),
+  rect: CaptureRect.optional(),
+  /** `area-N`; default the next free one. An existing id is replaced. */
+  area_id: AreaId.optional(),
+  instruction: z.string().max(65_536).default(''),
+  timeout_ms: z.number().int().positive().max(600_000).default(60_000),
+})
+  .strict()
+  .superRefine(refineOneLocator);
+export type SaveAreaParams = z.infer<typeof SaveAreaParams>;
+export type SaveAreaParamsInput = z.input<typeof SaveAreaParams>;
+
+export const SavedResource = z.object({
+  type: z.string(),
+  src: z.string(),
+  local_path: z.string(),
+  bytes: z.number().int().nonnegative(),
+});
+export type SavedResource = z.infer<typeof SavedResource>;
+
+export const SaveAreaResult = z.object({
+  status: z.literal('success'),
+  area_id: AreaId,
+  element_count: z.number().int().nonnegative(),
+  resources: z.array(SavedResource),
+  /** Absolute paths. */
+  files: z.object({
+    referenced_elements: z.string(),
+    structure_html: z.string(),
+    styles_css: z.string(),
+    screenshot: z.string(),
+  }),
+  elapsed_ms: z.number().nonnegative(),
+  /** Resources left out, each with why (too large, not an image or font, unreachable). */
+  skipped: z.array(z.object({ src: z.string(), reason: z.string() })).optional(),
+  tab: TabRef.optional(),
+});
+export type SaveAreaResult = z.infer<typeof SaveAreaResult>;

@@ -1,0 +1,242 @@
+/**
+ * `capture_area` end to end (DESIGN §7): the real MCP server, host and Chromium with the built
+ * extension, on the deep-capture fixture site. The extension captures and fetches, the host judges
+ * and writes; the test reads what landed on disk, renders the clone offline with every network
+ * request refused and compares it with the screenshot the extension took.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReferencedElements } from '../../shared/src/deep-capture/referenced-elements.js';
+import { BrowserEnv } from '../helpers/browser-fixture.js';
+import { McpSession } from '../helpers/browser-mcp.js';
+import { comparePngs, FIDELITY_TOLERANCE, rectOf, renderOffline } from '../support/deep-capture.js';
+import { type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';
+
+const IDEA = '001. Demo Idea';
+
+let env: BrowserEnv;
+let mcp: McpSession;
+let server: FixtureServer;
+let scratch: Page;
+
+beforeAll(async () => {
+  env = await BrowserEnv.start();
+  server = await startFixtureServer();
+  mcp = await McpSession.start({ env: env.env, workspace: env.workspace });
+  scratch = await env.browser.newPage();
+});
+
+afterAll(async () => {
+  if (process.env.XIPE_KEEP_DEBUG) fs.cpSync(refsDir(), '/tmp/de/keep', { recursive: true });
+  await mcp?.close();
+  await server?.close();
+  await env?.dispose();
+});
+
+async function open(page: string): Promise<Page> {
+  const tab = await env.browser.newPage();
+  await tab.goto(server.pageUrl(page), { waitUntil: 'load' });
+  await tab.evaluate(() => document.fonts.ready);
+  return tab;
+}
+
+const refsDir = () => path.join(env.workspace, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
+
+function readReferenced(): ReferencedElements {
+  const file = path.join(refsDir(), 'page-element-references', 'referenced-elements.json');
+  return ReferencedElements.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+}
+
+describe('capture_area', () => {
+  it('captures a section below the fold under a sticky header, and its clone renders it offline', async () => {
+    const page = await open('landing.html');
+    try {
+      await page.focus('.btn-ghost');
+      const before = await page.evaluate(() => ({
+        y: window.scrollY,
+        focus: document.activeElement?.className,
+      }));
+      const { isError, body, size } = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.pricing',
+        instruction: 'Rebuild the pricing table',
+        url_contains: 'landing.html',
+      });
+      expect(isError, JSON.stringify(body)).toBe(false);
+      expect(body).toMatchObject({ status: 'success', area_id: 'area-1' });
+      expect(body.element_count as number).toBeGreaterThan(20);
+      // Small: paths and counts only.
+      expect(size).toBeLessThan(4096);
+      expect(
+        await page.evaluate(() => ({ y: window.scrollY, focus: document.activeElement?.className })),
+      ).toEqual(before);
+
+      const files = body.files as Record<string, string>;
+      for (const file of Object.values(files)) expect(fs.existsSync(file), file).toBe(true);
+      expect(path.basename(files.screenshot ?? '')).toBe('area-1.png');
+      const referenced = readReferenced();
+      expect(referenced.areas.map((a) => [a.area_id, a.instruction])).toEqual([
+        ['area-1', 'Rebuild the pricing table'],
+      ]);
+      const summary = fs.readFileSync(
+        path.join(refsDir(), 'page-element-references', 'summarized-uiux-reference.md'),
+        'utf8',
+      );
+      expect(summary).toContain('## area-1 — Rebuild the pricing table');
+      expect(Buffer.byteLength(summary)).toBeLessThan(8 * 1024);
+
+      // Fonts are the server's bytes, under content-hash names.
+      const resources = body.resources as Array<{
+        type: string;
+        src: string;
+        local_path: string;
+        bytes: number;
+      }>;
+      const fonts = resources.filter((r) => r.type === 'font');
+      expect(fonts.length).toBeGreaterThan(0);
+      for (const r of resources) {
+        const onDisk = fs.readFileSync(path.join(refsDir(), 'page-element-references', r.local_path));
+        const served = Buffer.from(await (await fetch(r.src)).arrayBuffer());
+        expect(onDisk.equals(served), r.src).toBe(true);
+        expect(path.basename(r.local_path)).toMatch(/^[0-9a-f]{20}\.(ttf|png|svg)$/);
+      }
+
+      const shot = fs.readFileSync(files.screenshot ?? '');
+      const rect = referenced.areas[0]?.selected_area_bounding_box;
+      if (rect === undefined) throw new Error('no area');
+      const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
+      expect(rendered.refused).toEqual([]);
+      const { share } = await comparePngs(scratch, shot, rendered.screenshot, FIDELITY_TOLERANCE);
+      expect(share).toBeGreaterThanOrEqual(0.97);
+      // The sticky header was not over the area: the crop is the section itself.
+      const cropTop = await comparePngs(scratch, shot, rendered.screenshot, 0);
+      expect(cropTop.share).toBeGreaterThan(0.9);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('captures a page rectangle into a given area id, and replaces it when captured again', async () => {
+    const page = await open('landing.html');
+    try {
+      const rect = await rectOf(page, '.features');
+      const args = { idea_folder: IDEA, rect, area_id: 'area-7', url_contains: 'landing.html' };
+      const first = await mcp.call('capture_area', args);
+      expect(first.isError, JSON.stringify(first.body)).toBe(false);
+      expect(first.body).toMatchObject({ area_id: 'area-7' });
+      const again = await mcp.call('capture_area', { ...args, instruction: 'second take' });
+      expect(again.isError, JSON.stringify(again.body)).toBe(false);
+      const areas = readReferenced().areas.map((a) => [a.area_id, a.instruction]);
+      expect(areas).toEqual([
+        ['area-1', 'Rebuild the pricing table'],
+        ['area-7', 'second take'],
+      ]);
+      const next = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.site-header',
+        url_contains: 'landing.html',
+      });
+      expect(next.body).toMatchObject({ area_id: 'area-8' });
+      // The sticky header the area was drawn around is the area, not a bar to get out of the way.
+      const header = readReferenced().areas.find((a) => a.area_id === 'area-8');
+      const tags = header?.elements.map((e) => e.element_details.tag) ?? [];
+      expect(tags).toContain('header');
+      expect(tags.filter((t) => t === 'a').length).toBeGreaterThanOrEqual(6);
+      const statics = readReferenced().static_resources.map((r) => r.local_path);
+      expect(new Set(statics).size).toBe(statics.length);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('never writes typed values, the password or handlers', async () => {
+    const page = await open('signup.html');
+    try {
+      await page.click('#email');
+      await page.keyboard.type('dana.secret@example.com');
+      await page.click('#password');
+      await page.keyboard.type('Hunter2-Correct-Horse');
+      const { isError, body } = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.signup-card',
+        url_contains: 'signup.html',
+      });
+      expect(isError, JSON.stringify(body)).toBe(false);
+      const dir = path.join(refsDir(), 'page-element-references');
+      const texts = [
+        fs.readFileSync(path.join(dir, 'referenced-elements.json'), 'utf8'),
+        fs.readFileSync(path.join(dir, 'summarized-uiux-reference.md'), 'utf8'),
+        ...fs
+          .readdirSync(path.join(dir, 'resources'))
+          .filter((n) => /\.(html|css|svg)$/.test(n))
+          .map((n) => fs.readFileSync(path.join(dir, 'resources', n), 'utf8')),
+      ].join('\n');
+      for (const secret of ['dana.secret', 'Hunter2', 'onsubmit', 'return false'])
+        expect(texts).not.toContain(secret);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('reports deep captures to wait_for_captures and serves the JSON as a resource', async () => {
+    const { body } = await mcp.call('wait_for_captures', { timeout_ms: 0 });
+    const deep = (body.events as Array<{ type: string; data: Record<string, unknown> }>).filter(
+      (e) => e.type === 'deep_capture_saved',
+    );
+    expect(deep.length).toBeGreaterThan(0);
+    expect(deep[0]?.data).toMatchObject({
+      idea_folder: IDEA,
+      area_id: 'area-1',
+      files: { structure_html: expect.stringMatching(/area-1-structure\.html$/) },
+    });
+    const text = await mcp.readResource(`xipe://ideas/${encodeURIComponent(IDEA)}/referenced-elements`);
+    expect(ReferencedElements.parse(JSON.parse(text)).areas.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('refuses bad input with clear errors and writes nothing', async () => {
+    const page = await open('landing.html');
+    try {
+      const before = readReferenced();
+      const both = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.hero',
+        rect: { x: 0, y: 0, width: 10, height: 10 },
+      });
+      expect(both.isError).toBe(true);
+      expect(both.body).toMatchObject({ error: 'VALIDATION_ERROR' });
+      expect(String(both.body.message)).toMatch(/selector or rect, not both/);
+      const neither = await mcp.call('capture_area', { idea_folder: IDEA });
+      expect(neither.body).toMatchObject({ error: 'VALIDATION_ERROR' });
+      const unknown = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.no-such-thing',
+        url_contains: 'landing.html',
+      });
+      expect(unknown.body).toMatchObject({ error: 'VALIDATION_ERROR' });
+      expect(String(unknown.body.message)).toContain('.no-such-thing');
+      const idea = await mcp.call('capture_area', {
+        idea_folder: '999. Nope',
+        selector: '.hero',
+        url_contains: 'landing.html',
+      });
+      expect(idea.body).toMatchObject({
+        error: 'IDEA_NOT_FOUND',
+        message: expect.stringContaining('Idea folder not found: 999. Nope'),
+      });
+      const settings = await env.browser.newPage();
+      await settings.goto('chrome://version');
+      const blocked = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: 'body',
+        url_contains: 'chrome://version',
+      });
+      await settings.close();
+      expect(blocked.body).toMatchObject({ error: 'INJECTION_BLOCKED' });
+      expect(readReferenced()).toEqual(before);
+    } finally {
+      await page.close();
+    }
+  });
+});
