@@ -8,10 +8,11 @@ import type {
 } from '../../../../shared/src/toolbar-messages.js';
 import type { CaptureVeil } from './capture-veil.js';
 import { visiblePart } from './dom.js';
-import { composedParent, pageTypography, viewportInfo } from './dom-inspect.js';
+import { pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
 import { captureFullPage } from './full-page.js';
-import type { Pixels } from './pixels.js';
+import { scrollsWithPage } from './page-layers.js';
+import { decodePixels, type Pixels } from './pixels.js';
 import { send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
@@ -351,31 +352,5 @@ export class CollectionSync {
     if (this.collection)
       this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
     this.render();
-  }
-}
-
-/** The element moves with the page's scroll (no fixed ancestor), so scrolling reveals all of it. */
-function scrollsWithPage(el: Element): boolean {
-  for (let node: Element | null = el; node; node = composedParent(node))
-    if (getComputedStyle(node).position === 'fixed') return false;
-  return true;
-}
-
-/** RGBA of a PNG data URL, bytes as captured (no colour conversion). */
-async function decodePixels(dataUrl: string): Promise<Pixels> {
-  const bytes = Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(',') + 1)), (c) => c.charCodeAt(0));
-  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), {
-    colorSpaceConversion: 'none',
-    premultiplyAlpha: 'none',
-  });
-  try {
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const ctx = canvas.getContext('2d', { willReadFrequently: true });
-    if (!ctx) throw new Error('No 2D canvas to read the pixels with.');
-    ctx.drawImage(bitmap, 0, 0);
-    const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
-    return { width: bitmap.width, height: bitmap.height, data };
-  } finally {
-    bitmap.close();
   }
 }
