@@ -8,6 +8,7 @@ import { ReferencedElements } from '../../../shared/src/deep-capture/referenced-
 import { XipeError } from '../../../shared/src/errors.js';
 import { saveReference } from '../../../shared/src/node/idea-store/index.js';
 import type { Logger } from '../../../shared/src/node/logger.js';
+import { testCapture, testNode } from '../../../test/helpers/captures.js';
 import { saveAreaHandler } from './save-area.js';
 import type { HostHandlerContext } from './types.js';
 
@@ -32,42 +33,14 @@ function png(extra = 0): Buffer {
 }
 const FONT = Buffer.concat([Buffer.from('wOF2'), Buffer.alloc(60, 7)]);
 
-function node(partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>): CaptureNode {
-  return {
-    kind: 'element',
-    parent: null,
-    children: [],
-    classes: [],
-    role: null,
-    aria_label: null,
-    text: '',
-    rect: { x: 0, y: 0, width: 10, height: 10 },
-    attrs: {},
-    styles: {},
-    pseudo: {},
-    states: [],
-    image_src: null,
-    svg: null,
-    pixels: null,
-    shadow: false,
-    scroll: null,
-    ...partial,
-  };
-}
+const node = (partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>) => testNode(partial);
 
 function capture(urls: Record<string, 'image' | 'font'>): AreaCapture {
   const imageUrls = Object.entries(urls).filter(([, t]) => t === 'image');
-  return {
-    version: 1,
+  return testCapture([], {
     url: TAB.url,
-    title: 'Page',
     rect: { x: 0, y: 100, width: 200, height: 100 },
     scroll: { x: 0, y: 0 },
-    viewport: { width: 1280, height: 720, dpr: 1 },
-    canvas_color: 'rgb(255, 255, 255)',
-    backdrop: [],
-    clip: null,
-    root: 0,
     nodes: [
       node({
         tag: 'div',
@@ -107,7 +80,7 @@ function capture(urls: Record<string, 'image' | 'font'>): AreaCapture {
       nodes: type === 'font' ? [] : [i + 1],
     })),
     diagnostics: { elements_hit: 1, gaps: 0, truncated: false, unreadable_sheets: [], elapsed_ms: 1 },
-  };
+  });
 }
 
 let ws: string;

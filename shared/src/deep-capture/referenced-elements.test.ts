@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { testCapture, testNode } from '../../../test/helpers/captures.js';
 import type { AreaCapture, CaptureNode } from './area-capture.js';
 import { type LocalResource, toReferencedArea } from './referenced-area.js';
 import {
@@ -8,40 +9,13 @@ import {
   ReferencedElements,
 } from './referenced-elements.js';
 
-function node(partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>): CaptureNode {
-  return {
-    kind: 'element',
-    parent: null,
-    children: [],
-    classes: [],
-    role: null,
-    aria_label: null,
-    text: '',
-    rect: { x: 0, y: 0, width: 10, height: 10 },
-    attrs: {},
-    styles: {},
-    pseudo: {},
-    states: [],
-    image_src: null,
-    svg: null,
-    pixels: null,
-    shadow: false,
-    scroll: null,
-    ...partial,
-  };
-}
+const node = (partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>) => testNode(partial);
 
-const capture: AreaCapture = {
-  version: 1,
+const capture: AreaCapture = testCapture([], {
   url: 'https://site.test/',
   title: 'Site',
   rect: { x: 100, y: 900, width: 300, height: 200 },
   scroll: { x: 0, y: 900 },
-  viewport: { width: 1280, height: 720, dpr: 1 },
-  canvas_color: 'rgb(255, 255, 255)',
-  backdrop: [],
-  clip: null,
-  root: 0,
   nodes: [
     node({ tag: 'div', classes: ['card'], children: [1, 2, 3], styles: { display: 'block' } }),
     node({
@@ -76,7 +50,7 @@ const capture: AreaCapture = {
     { type: 'font', url: 'https://site.test/i.woff2', usage: ['font-face'], nodes: [] },
   ],
   diagnostics: { elements_hit: 3, gaps: 1, truncated: false, unreadable_sheets: [], elapsed_ms: 5 },
-};
+});
 
 const files = new Map<string, LocalResource>([
   [
