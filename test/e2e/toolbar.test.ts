@@ -182,6 +182,64 @@ describe('designer toolbar on the demo page', () => {
     expect(session.elements.map((e: { id: string }) => e.id)).toEqual(['elem-004']);
     expect(session.elements[0].screenshots.element_crop).toBe('screenshots/elem-004-crop.png');
   });
+
+  it('saves what the panel shows: a Save pressed while a pick is still capturing includes it', async () => {
+    const worker = await env.serviceWorker();
+    const refs = path.join(env.workspace, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
+    const stored = () =>
+      worker.evaluate(async (url) => {
+        const [tab] = await chrome.tabs.query({ url });
+        const key = `xipe-toolbar:collection:${tab?.id}`;
+        const c = (await chrome.storage.local.get(key))[key] as { elements?: unknown[] } | undefined;
+        return c?.elements?.length ?? 0;
+      }, page.url());
+    // Chrome's capture quota spent from the worker (as an agent's capture_screenshot spends it), so
+    // the pick's exact capture waits most of a second for it: the pick is still capturing when the
+    // designer reaches for Save.
+    const spendQuota = () =>
+      worker.evaluate(async (url) => {
+        const [tab] = await chrome.tabs.query({ url });
+        await Promise.allSettled(
+          [1, 2].map(() => chrome.tabs.captureVisibleTab(tab?.windowId ?? -1, { format: 'jpeg' })),
+        );
+      }, page.url());
+    const save = '.save .row .btn:not(.secondary)';
+    await ui.click('[data-mode="element"]');
+
+    // A click on Save while the capture runs: the save waits for it.
+    let r = await rectOf(page, '.eyebrow');
+    await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+    await page.mouse.down();
+    await spendQuota();
+    await page.mouse.up();
+    const at = await ui.center(save);
+    await page.mouse.click(at.x, at.y);
+    expect(await stored()).toBe(0);
+    await ui.waitForStatus(/^Saved session 3 /);
+    let session = JSON.parse(fs.readFileSync(path.join(refs, 'sessions', 'ref-session-003.json'), 'utf8'));
+    expect(session.elements).toHaveLength(1);
+    expect(await page.$eval(session.elements[0].selector, (el) => el.matches('.eyebrow'))).toBe(true);
+
+    // Save held down while the capture lands and the panel lists it: the click still counts.
+    r = await rectOf(page, '.hero .btn-primary');
+    await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+    await page.mouse.down();
+    await spendQuota();
+    await page.mouse.up();
+    const button = await ui.center(save);
+    await page.mouse.move(button.x, button.y);
+    await page.mouse.down();
+    expect(await stored()).toBe(0);
+    await ui.waitForCount('.list .item:not(.pending)', 1);
+    await page.mouse.up();
+    await ui.waitForStatus(/^Saved session 4 /);
+    session = JSON.parse(fs.readFileSync(path.join(refs, 'sessions', 'ref-session-004.json'), 'utf8'));
+    expect(session.elements.map((e: { selector: string }) => e.selector)).toEqual([
+      'div.actions > a.btn-primary',
+    ]);
+    await ui.waitForCount('.list .item', 0);
+    await page.keyboard.press('Escape');
+  });
 });
 
 function median(values: number[]): number {
