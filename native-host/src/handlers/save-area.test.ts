@@ -6,6 +6,7 @@ import type { SaveAreaResult } from '../../../shared/src/commands/save-area.js';
 import type { AreaCapture, CaptureNode } from '../../../shared/src/deep-capture/area-capture.js';
 import { ReferencedElements } from '../../../shared/src/deep-capture/referenced-elements.js';
 import { XipeError } from '../../../shared/src/errors.js';
+import { saveReference } from '../../../shared/src/node/idea-store/index.js';
 import type { Logger } from '../../../shared/src/node/logger.js';
 import { saveAreaHandler } from './save-area.js';
 import type { HostHandlerContext } from './types.js';
@@ -315,5 +316,42 @@ describe('save_area', () => {
       '{"version": "3.0", "areas": "oops"',
     );
     expect(fs.existsSync(path.join(refs(), 'screenshots', 'area-1.png'))).toBe(false);
+  });
+
+  it("merges the area's tokens into the idea's DTCG file beside the sessions', and a later save keeps them", async () => {
+    const session = (colors: Record<string, string>) =>
+      saveReference({
+        workspace: ws,
+        data: {
+          version: '1.0',
+          source_url: 'https://site.test/page',
+          timestamp: '2026-01-01T00:00:00Z',
+          idea_folder: IDEA,
+          design_tokens: { colors },
+        },
+      });
+    await session({ primary: '#1a73e8' });
+    const root = shot.nodes[0];
+    if (root === undefined) throw new Error('no root');
+    root.text = 'Pricing';
+    root.styles = { ...root.styles, color: 'rgb(17, 24, 39)', 'background-color': 'rgb(255, 255, 255)' };
+    root.styles['padding-top'] = '24px';
+    await save({ instruction: 'The card' });
+    const tokensFile = path.join(refs(), 'design-tokens.tokens.json');
+    const read = () => JSON.parse(fs.readFileSync(tokensFile, 'utf8'));
+    const expected = {
+      color: { primary: { $value: { hex: '#1a73e8' } } },
+      area: {
+        'area-1': {
+          $description: expect.stringContaining('The card'),
+          color: { text: { $value: { hex: '#111827' } }, background: { $value: { hex: '#ffffff' } } },
+          'font-family': { brand: { $value: 'Brand' } },
+          spacing: { 'space-24': { $value: { value: 24, unit: 'px' } } },
+        },
+      },
+    };
+    expect(read()).toMatchObject(expected);
+    await session({ primary: '#0b57d0' });
+    expect(read()).toMatchObject({ ...expected, color: { primary: { $value: { hex: '#0b57d0' } } } });
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AreaCapture, CaptureNode } from './area-capture.js';
 import { areaTokens } from './area-tokens.js';
-import { mergeReferencedElements, toReferencedArea } from './referenced-elements.js';
+import { toReferencedArea } from './referenced-area.js';
+import { mergeReferencedElements } from './referenced-elements.js';
 import { renderSummary, SUMMARY_AREA_LIMIT } from './summary.js';
 
 function node(partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>): CaptureNode {
@@ -98,8 +99,22 @@ describe('areaTokens', () => {
   it('follows inherited type up the tree to each text', () => {
     expect(tokens.typography).toEqual(
       expect.arrayContaining([
-        { family: 'Inter', size: '28px', weight: '700', line_height: '24px', count: 1 },
-        { family: 'Inter', size: '16px', weight: '400', line_height: '24px', count: 2 },
+        {
+          family: 'Inter',
+          size: '28px',
+          weight: '700',
+          line_height: '24px',
+          letter_spacing: 'normal',
+          count: 1,
+        },
+        {
+          family: 'Inter',
+          size: '16px',
+          weight: '400',
+          line_height: '24px',
+          letter_spacing: 'normal',
+          count: 2,
+        },
       ]),
     );
   });
@@ -128,7 +143,7 @@ describe('renderSummary', () => {
   const file = mergeReferencedElements(null, {
     source_url: card.url,
     timestamp: 't',
-    area,
+    areas: [area],
     static_resources: [],
   });
   const text = renderSummary('001. Demo', file);
@@ -148,7 +163,7 @@ describe('renderSummary', () => {
     const huge = mergeReferencedElements(null, {
       source_url: card.url,
       timestamp: 't',
-      area: big,
+      areas: [big],
       static_resources: [],
     });
     const section = renderSummary('i', huge).split('## ')[1] ?? '';
