@@ -20,6 +20,7 @@ import {
 } from '../deep-capture/resource-files.js';
 import { decodePng } from '../screenshots/png-info.js';
 import type { HostHandler, HostHandlerContext } from './types.js';
+import { caller } from './workspace.js';
 
 /**
  * `save_area` (the `capture_area` MCP tool, DESIGN §7): checks the idea before the browser is
@@ -104,12 +105,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
   const parsed = SaveAreaParams.safeParse(params ?? {});
   if (!parsed.success) throw validationError(parsed.error, 'capture_area arguments', params ?? {});
   const p = parsed.data;
-  const workspace = resolveWorkspace({
-    requested: undefined,
-    callerWorkspace: ctx.workspace,
-    source: ctx.source,
-    registered: ctx.config.workspaces,
-  });
+  const workspace = resolveWorkspace(caller(ctx));
   // An unknown idea is refused before the browser is asked for anything.
   const dirs = await prepareIdeaDirs(ideaPaths(workspace, p.idea_folder), p.idea_folder);
   const deadline = Date.now() + p.timeout_ms;
