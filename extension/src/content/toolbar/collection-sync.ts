@@ -7,6 +7,7 @@ import type {
   IdeasListing,
 } from '../../../../shared/src/toolbar-messages.js';
 import type { CaptureVeil } from './capture-veil.js';
+import { deepCapture } from './deep-capture.js';
 import { visiblePart } from './dom.js';
 import { composedParent, pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
@@ -15,6 +16,7 @@ import type { Pixels } from './pixels.js';
 import { send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
+import type { DeepChoice } from './views/deep-options.js';
 import { ElementsView } from './views/elements-view.js';
 import { renderSaveForm } from './views/save-form.js';
 
@@ -47,6 +49,7 @@ export class CollectionSync {
       ui.overlay,
       {
         comment: (key, comment) => void this.update(key, { comment }),
+        instruction: (key, instruction) => void this.update(key, { instruction }),
         remove: (key) => void this.remove(key),
       },
       signal,
@@ -133,13 +136,17 @@ export class CollectionSync {
     );
   }
 
-  private async update(key: string, change: { comment?: string | null; role?: ColorRole }): Promise<void> {
+  private async update(
+    key: string,
+    change: { comment?: string | null; role?: ColorRole; instruction?: string },
+  ): Promise<void> {
     try {
       const c = await send({ type: 'xipe-toolbar:update_item', key, ...change });
       this.collection = c;
       if (change.role) this.renderColors(c);
       this.renderBadge(c);
       if (change.comment !== undefined) this.ui.status.set('Note saved.', 'ok');
+      if (change.instruction !== undefined) this.ui.status.set('Instruction saved.', 'ok');
     } catch (err) {
       this.ui.status.fail(err);
     }
@@ -238,8 +245,10 @@ export class CollectionSync {
     kind: 'element' | 'area',
     rect: CssRect,
     selector: string,
+    deep: () => DeepChoice | null = () => null,
   ): Promise<void> {
     if (this.capturing) return;
+    const choice = deep();
     this.captures += 1;
     const started = performance.now();
     const veil = this.ui.veil;
@@ -262,6 +271,14 @@ export class CollectionSync {
           veil.lift();
         }
         this.added(item);
+        if (choice) {
+          // In the same page state as the crop: the mode's shield is still up (no :hover).
+          this.elements.deepRunning(item.key);
+          const stored = await deepCapture(item, visible, choice.instruction, this.ui.status);
+          this.elements.deepRunning(null);
+          if (stored) this.replaced(stored);
+          return;
+        }
         const ms = Math.round(performance.now() - started);
         const size = item.crop ? ` (${item.crop.width}×${item.crop.height} px)` : '';
         if (kind === 'element' && visible.height < rect.height - 0.5 && scrollsWithPage(el)) {
@@ -350,6 +367,13 @@ export class CollectionSync {
   added(item: CollectedElement): void {
     if (this.collection)
       this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
+    this.render();
+  }
+
+  /** Shows an item as the worker now stores it (its deep capture added). */
+  private replaced(item: CollectedElement): void {
+    const c = this.collection;
+    if (c) this.collection = { ...c, elements: c.elements.map((e) => (e.key === item.key ? item : e)) };
     this.render();
   }
 }
