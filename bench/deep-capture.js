@@ -98,3 +98,141 @@ export async function benchAreaCloneFidelity({ entries, entry, log }) {
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
+
+/**
+ * What the original's agent flow reads for an area (its toolbar's "Copy Design as Mockup": the
+ * agent polls `__xipeRefData` through evaluate_script and gets, per component, the outer HTML,
+ * its captured computed properties and a screenshot data URL). Run here on every element of
+ * the area, as its deep capture does; returns the JSON an agent would receive.
+ */
+function originalDiscovery(selector) {
+  const CAPTURE_PROPS = [
+    'display',
+    'position',
+    'flex-direction',
+    'justify-content',
+    'align-items',
+    'grid-template-columns',
+    'grid-template-rows',
+    'width',
+    'height',
+    'min-width',
+    'max-width',
+    'min-height',
+    'max-height',
+    'margin',
+    'padding',
+    'border',
+    'border-radius',
+    'background',
+    'background-color',
+    'background-image',
+    'color',
+    'font-family',
+    'font-size',
+    'font-weight',
+    'line-height',
+    'box-shadow',
+    'opacity',
+    'overflow',
+    'z-index',
+  ];
+  const root = document.querySelector(selector);
+  const elements = [root, ...root.querySelectorAll('*')];
+  return JSON.stringify({
+    outer_html: root.outerHTML,
+    computed_styles: elements.map((el) => {
+      const cs = getComputedStyle(el);
+      return {
+        tag: el.localName,
+        classes: typeof el.className === 'string' ? el.className : '',
+        styles: Object.fromEntries(CAPTURE_PROPS.map((p) => [p, cs.getPropertyValue(p)])),
+      };
+    }),
+  });
+}
+
+/**
+ * `deep_capture_area`: the `capture_area` tool on an area of ~350 elements and ~20 resources
+ * (the fixture catalogue), timed from the call to its answer (every file is on disk by then);
+ * `capture_area_result_bytes`: the answer's size; `area_rebuild_context_bytes`: what an agent
+ * reads to rebuild the area (the summary's section, the clone's HTML and CSS) against what the
+ * original's flow reads for it (see originalDiscovery; the area's screenshot data URL on top).
+ */
+export async function benchDeepCaptureArea({ browser, mcp, call, workspace, idea, entries, N, entry, log }) {
+  const server = await startFixtureServer();
+  const page = await browser.newPage();
+  try {
+    await page.goto(server.pageUrl('catalog.html'), { waitUntil: 'load' });
+    await page.evaluate(() => document.fonts.ready);
+    const selector = '.wrap';
+    const args = { idea_folder: idea, selector, url_contains: 'catalog.html', area_id: 'area-90' };
+    let last = null;
+    let lastText = '';
+    const samples = [];
+    for (let i = 0; i < N(6, 2) + 1; i += 1) {
+      const started = performance.now();
+      const { obj, res } = await call(mcp.client, 'capture_area', args);
+      const ms = performance.now() - started;
+      if (i > 0) samples.push(ms); // the first call is a warm-up (engine bundle, HTTP cache)
+      last = obj;
+      lastText = res.content[0].text;
+    }
+    const resources = last.resources.length;
+    const refsDir = path.join(
+      workspace,
+      'x-ipe-docs',
+      'ideas',
+      idea,
+      'uiux-references',
+      'page-element-references',
+    );
+    log(`  ${last.element_count} elements, ${resources} resources`);
+    entries.push(
+      entry('deep_capture_area', 'ms', samples, {
+        elements: last.element_count,
+        resources,
+        target: 'p50 ≤ 1500 ms (~300 elements, ~20 resources)',
+      }),
+    );
+    const resultBytes = Buffer.byteLength(lastText);
+    entries.push({
+      ...entry('capture_area_result_bytes', 'bytes', [resultBytes]),
+      target: '≤ 2048 bytes',
+      status: resultBytes <= 2048 ? 'ok' : 'MISSED',
+    });
+    const referenced = JSON.parse(fs.readFileSync(path.join(refsDir, 'referenced-elements.json'), 'utf8'));
+    const area = referenced.areas.find((a) => a.area_id === 'area-90');
+    entries.push(
+      entry('referenced_elements_kb_per_area', 'KB', [Buffer.byteLength(JSON.stringify(area)) / 1024], {
+        target: 'information',
+      }),
+    );
+    const summary = fs.readFileSync(path.join(refsDir, 'summarized-uiux-reference.md'), 'utf8');
+    const section = summary.slice(summary.indexOf('## area-90'));
+    const ours =
+      Buffer.byteLength(
+        section.slice(0, section.indexOf('\n## ', 3) === -1 ? undefined : section.indexOf('\n## ', 3)),
+      ) +
+      fs.statSync(last.files.structure_html).size +
+      fs.statSync(last.files.styles_css).size;
+    const discovery = await page.evaluate(originalDiscovery, selector);
+    const shot = fs.statSync(last.files.screenshot).size;
+    const theirs = Buffer.byteLength(discovery) + Math.ceil((shot * 4) / 3) + 'data:image/png;base64,'.length;
+    entries.push({
+      ...entry('area_rebuild_context_bytes', 'bytes', [ours]),
+      baseline: {
+        name: 'original flow: outerHTML + captured styles of every element + screenshot data URL',
+        p50: theirs,
+        p95: null,
+      },
+      baseline_without_screenshot: Buffer.byteLength(discovery),
+      ratio_p50: Math.round((ours / theirs) * 1000) / 1000,
+      target: '≥ 10× fewer bytes than the original flow',
+      status: theirs / ours >= 10 ? 'ok' : 'MISSED',
+    });
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}

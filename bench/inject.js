@@ -8,9 +8,10 @@
 //   page's compile are all in it. Its baselines evaluate new texts too, so no side reuses V8's
 //   compiled code.
 //
-// Ours and the two CDP baselines are sampled in rounds (one call of each per round, the order
-// rotating), so a change of machine load during the section moves both sides of each ratio alike.
-// chrome-devtools-mcp's evaluate_script (~0.2 s a call) is measured on its own, after.
+// Ours and the two CDP baselines take turns in short blocks (inTurns), so a change of machine load
+// during the section moves both sides of each ratio alike, while each block measures one path in
+// the steady state it has when called again and again. chrome-devtools-mcp's evaluate_script
+// (~0.2 s a call) is measured on its own, after.
 import fs from 'node:fs';
 import path from 'node:path';
 import { openRawCdp, originCdpEvaluate, startDevtoolsMcp } from './baselines.js';
@@ -34,17 +35,23 @@ function asFunction(source) {
 }
 
 /**
- * Runs `rounds` rounds of every contender (after `warmup` untimed rounds); each gets the round
- * number. Returns the durations in ms by contender name.
+ * Samples every contender in short blocks, taking turns: `block` calls of one, then of the next,
+ * until each has `rounds` timed calls. The first `settle` calls of each block are not timed: what
+ * the previous contender left the browser doing (a DevTools session closing, a page still
+ * collecting garbage) would otherwise be charged to the next one. Each call gets its index `i`
+ * (0 for the first untimed one), so a contender can run a new script every call.
  */
-export async function interleaved(contenders, { rounds, warmup }) {
+export async function inTurns(contenders, { rounds, block = 10, settle = 2 }) {
   const names = Object.keys(contenders);
   const out = Object.fromEntries(names.map((n) => [n, []]));
-  for (let r = 0; r < warmup + rounds; r += 1) {
-    for (let k = 0; k < names.length; k += 1) {
-      const name = names[(r + k) % names.length];
-      const { ms } = await timeIt(() => contenders[name](r));
-      if (r >= warmup) out[name].push(ms);
+  const calls = Object.fromEntries(names.map((n) => [n, 0]));
+  for (let turn = 0; names.some((n) => out[n].length < rounds); turn += 1) {
+    const name = names[turn % names.length];
+    for (let k = 0; k < block + settle && out[name].length < rounds; k += 1) {
+      const i = calls[name];
+      calls[name] += 1;
+      const { ms } = await timeIt(() => contenders[name](i));
+      if (k >= settle) out[name].push(ms);
     }
   }
   return out;
@@ -59,13 +66,14 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first }
   const name = first ? 'inject_script_24k_first' : 'inject_script_24k';
   const size = 24 * 1024;
   const rounds = first ? N(40, 8) : N(50, 10);
-  const warmup = first ? 2 : 5;
-  // The texts each contender runs in round r: the same one every round, or a new one each.
-  const text = (who, r) => scriptOfSize(size, first ? `${who} ${r}` : '');
+  const turns = { block: 10, settle: 2 };
+  // The text each contender runs in its i-th call: the same one every call, or a new one each.
+  const text = (who, i) => scriptOfSize(size, first ? `${who} ${i}` : '');
   const files = [];
-  for (let r = 0; r < warmup + rounds; r += 1) {
-    const file = path.join(dir, first ? `first-${r}.js` : 'script-24k.js');
-    if (first || r === 0) fs.writeFileSync(file, text('ours', r));
+  const calls = Math.ceil(rounds / turns.block) * (turns.block + turns.settle);
+  for (let i = 0; i < calls; i += 1) {
+    const file = path.join(dir, first ? `first-${i}.js` : 'script-24k.js');
+    if (first || i === 0) fs.writeFileSync(file, text('ours', i));
     files.push(file);
   }
 
@@ -73,16 +81,16 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first }
   const raw = await openRawCdp(b.browserURL, pageUrl);
   let samples;
   try {
-    samples = await interleaved(
+    samples = await inTurns(
       {
-        ours: async (r) => {
-          const { res } = await call(mcp.client, 'inject_script', { file_path: files[r], ...target });
+        ours: async (i) => {
+          const { res } = await call(mcp.client, 'inject_script', { file_path: files[i], ...target });
           lastText = res.content[0].text;
         },
-        origin: (r) => originCdpEvaluate(b.browserURL, pageUrl, text('origin', r)),
-        raw: (r) => raw.evaluate(text('raw', r)),
+        origin: (i) => originCdpEvaluate(b.browserURL, pageUrl, text('origin', i)),
+        raw: (i) => raw.evaluate(text('raw', i)),
       },
-      { rounds, warmup },
+      { rounds, ...turns },
     );
   } finally {
     raw.close();
@@ -102,17 +110,17 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first }
     let theirText = '';
     let theirArgs = null;
     // Defaults kept (it waits for the DOM to settle): what an agent gets when it calls the tool.
-    const theirs = await interleaved(
+    const theirs = await inTurns(
       {
-        devtools: async (r) => {
-          theirArgs = { pageId, function: asFunction(text('devtools', r)) };
+        devtools: async (i) => {
+          theirArgs = { pageId, function: asFunction(text('devtools', i)) };
           const res = await devtools.client.callTool({ name: 'evaluate_script', arguments: theirArgs });
           if (res.isError)
             throw new Error(`evaluate_script failed: ${JSON.stringify(res.content).slice(0, 300)}`);
           theirText = res.content.map((c) => c.text ?? '').join('');
         },
       },
-      { rounds: N(20, 5), warmup: 2 },
+      { rounds: N(20, 5), block: N(20, 5), settle: 2 },
     );
     // The agent reads the file into its context, then sends it inside the call.
     const theirContextBytes =

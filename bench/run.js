@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { noisePng } from '../test/support/png.js';
-import { benchAreaCloneFidelity } from './deep-capture.js';
+import { benchAreaCloneFidelity, benchDeepCaptureArea } from './deep-capture.js';
 import {
   call,
   hostDescriptors,
@@ -284,6 +284,9 @@ await section('full_page_9vp_dpr2', async () =>
 );
 await retina?.browser.close();
 await section('area_clone_fidelity', () => benchAreaCloneFidelity({ entries, entry, log }));
+await section('deep_capture_area', () =>
+  benchDeepCaptureArea({ browser: b.browser, mcp, call, workspace, idea, entries, N, entry, log }),
+);
 
 await mcp.client.close();
 await b.browser.close();

@@ -220,11 +220,83 @@ export class Toolbar {
   }
 
   /**
+   * A full-page shot as a designer takes it: after the quota window, a click on the Full page
+   * button at `button`; resolves with `result()`.
+   */
+  async fullPage(button) {
+    await sleep(QUOTA_WINDOW_MS);
+    await this.page.mouse.move(button.x, button.y);
+    await this.arm('full_page');
+    await this.page.mouse.down();
+    await this.page.mouse.up();
+    return this.result();
+  }
+
+  /** Key of the newest stored item of `kind` in any collection (storage read from the toolbar's world). */
+  async newestItem(kind) {
+    return this.evaluate(`chrome.storage.local.getKeys()
+      .then((keys) => chrome.storage.local.get(keys.filter((k) => k.startsWith('xipe-toolbar:collection:'))))
+      .then((all) => Object.values(all).flatMap((c) => c.elements ?? []).filter((e) => e.kind === ${JSON.stringify(kind)}))
+      .then((items) => items.sort((a, b) => a.created_at.localeCompare(b.created_at)).at(-1)?.key ?? null)`);
+  }
+
+  /**
+   * A full-page shot timed by what the designer sees: from the press on the Full page button to the
+   * status saying it was captured (set when the worker has stored it), on the bench's clock, the
+   * status polled every 50 ms. For shots of many megabytes: storage.onChanged does not reach the
+   * page with a value that large, so the observer of `arm` would wait forever.
+   */
+  async fullPageByStatus(button) {
+    await sleep(QUOTA_WINDOW_MS);
+    await this.page.mouse.move(button.x, button.y);
+    const previous = await this.text('.status');
+    const before = await this.newestItem('full_page');
+    const start = Date.now();
+    await this.page.mouse.down();
+    await this.page.mouse.up();
+    const status = await waitFor(
+      'the full page to be captured',
+      async () => {
+        const t = await this.text('.status');
+        if (t !== previous && /^Not saved|error|did not|could not|interrupted|cancelled/i.test(t))
+          throw new Error(`the toolbar reported: ${t}`);
+        return t !== previous && /^Full page captured/.test(t) ? t : null;
+      },
+      300_000,
+      50,
+    );
+    const ms = Date.now() - start;
+    const key = await waitFor('the stored shot', async () => {
+      const k = await this.newestItem('full_page');
+      return k !== before ? k : null;
+    });
+    return { ms, key, status };
+  }
+
+  /**
    * Waits for the armed observer; returns ms from the press (and from the release) to the stored
    * item, and the crop.
    */
-  async result() {
-    const r = await this.evaluate('globalThis.__xipeBenchDone');
+  async result(timeoutMs = 120_000) {
+    // Polled, not awaited in one evaluate: a failed capture shows in the toolbar's status (an
+    // error line), and a long one must not hit the DevTools protocol's own timeout.
+    await this.evaluate(
+      'globalThis.__xipeBenchResult = null; globalThis.__xipeBenchDone.then((r) => { globalThis.__xipeBenchResult = r; }); true',
+    );
+    const deadline = Date.now() + timeoutMs;
+    let r = null;
+    while (r === null) {
+      r = await this.evaluate('globalThis.__xipeBenchResult');
+      if (r !== null) break;
+      const failed = await this.session
+        .send('DOM.querySelector', { nodeId: await this.shadowRoot(), selector: '.status.error' })
+        .then(({ nodeId }) => nodeId !== 0)
+        .catch(() => false);
+      if (failed) throw new Error(`the toolbar reported: ${await this.text('.status')}`);
+      if (Date.now() > deadline)
+        throw new Error(`no item stored within ${timeoutMs} ms (status: ${await this.text('.status')})`);
+      await sleep(100);
+    }
     if (r.start === null || r.release === null) throw new Error('the click never reached the page');
     if (!r.crop) throw new Error('the item was stored without a crop');
     // The crop PNG itself must be in the store too (it is what a save writes to disk).
@@ -342,12 +414,7 @@ export async function benchFullPage({ browser: b, pages, entries, N, entry }) {
     const samples = [];
     const n = N(5, 2);
     for (let i = 0; i < 1 + n; i += 1) {
-      await sleep(QUOTA_WINDOW_MS);
-      await page.mouse.move(button.x, button.y);
-      await ui.arm('full_page');
-      await page.mouse.down();
-      await page.mouse.up();
-      const { ms, crop } = await ui.result();
+      const { ms, crop } = await ui.fullPage(button);
       if (crop.width !== info.width || crop.height !== info.height * 5)
         throw new Error(`full page is ${crop.width}×${crop.height}, not ${info.width}×${info.height * 5}`);
       if (i >= 1) samples.push(ms);

@@ -14,6 +14,7 @@ import {
   lastElement,
   openRealPage,
   openToolbar,
+  pageOpener,
   rectOfDeep,
   scrollSettled,
   sleep,
@@ -33,22 +34,13 @@ const IDEA = '001. Demo Idea';
 
 describe('toolbar on real-looking pages (DPR 1)', () => {
   let env: BrowserEnv;
-  const opened: Page[] = [];
-  let serial = 0;
-  // A query makes every tab's URL unique (the action button finds its tab by URL).
-  const open = async (p: string) => {
-    serial += 1;
-    const page = await env.openPage(`${p}?tab=${serial}`);
-    opened.push(page);
-    return page;
-  };
+  const pages = pageOpener(() => env);
+  const open = pages.open;
 
   beforeAll(async () => {
     env = await BrowserEnv.start();
   });
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close().catch(() => undefined);
-  });
+  afterEach(() => pages.closeAll());
   afterAll(async () => {
     await env?.dispose();
   });

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserEnv } from '../helpers/browser-fixture.js';
 import {
@@ -9,6 +8,7 @@ import {
   lastElement,
   openRealPage,
   openToolbar,
+  pageOpener,
   scrollSettled,
   viewportShot,
 } from '../helpers/real-pages.js';
@@ -25,21 +25,13 @@ const DPR = 2;
 
 describe('toolbar on a Retina screen (DPR 2)', () => {
   let env: BrowserEnv;
-  const opened: Page[] = [];
-  let serial = 0;
-  const open = async (p: string) => {
-    serial += 1;
-    const page = await env.openPage(`${p}?tab=${serial}`);
-    opened.push(page);
-    return page;
-  };
+  const pages = pageOpener(() => env);
+  const open = pages.open;
 
   beforeAll(async () => {
     env = await BrowserEnv.start({ deviceScaleFactor: DPR });
   });
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close().catch(() => undefined);
-  });
+  afterEach(() => pages.closeAll());
   afterAll(async () => {
     await env?.dispose();
   });

@@ -7,10 +7,30 @@ import type { Browser, Page, WebWorker } from 'puppeteer-core';
 import type { Collection } from '../../shared/src/toolbar-messages.js';
 import { compareImages, type DecodedImage, decodePng, pixelAt } from '../support/png.js';
 import { pageSettled } from '../support/real-pages.js';
-import { waitUntil } from './browser-fixture.js';
+import { type BrowserEnv, waitUntil } from './browser-fixture.js';
 import { clickExtensionAction, ToolbarDriver } from './toolbar-driver.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Opens test pages, each under a URL of its own (the action button finds its tab by URL), and
+ * closes them all with `closeAll` (after each test, whatever it did).
+ */
+export function pageOpener(env: () => BrowserEnv) {
+  const opened: Page[] = [];
+  let serial = 0;
+  return {
+    open: async (p: string): Promise<Page> => {
+      serial += 1;
+      const page = await env().openPage(`${p}?tab=${serial}`);
+      opened.push(page);
+      return page;
+    },
+    closeAll: async (): Promise<void> => {
+      for (const page of opened.splice(0)) await page.close().catch(() => undefined);
+    },
+  };
+}
 
 /** Opens the toolbar with the action button and waits until it is ready. */
 export async function openToolbar(browser: Browser, page: Page): Promise<ToolbarDriver> {

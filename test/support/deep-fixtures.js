@@ -66,20 +66,23 @@ export const AREAS = [
 function serve(root, { crossOrigin, remote }) {
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const send = (status, type, body) => {
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+    // Fonts and images are cacheable, as on real sites (the extension's fetch can reuse what the
+    // page loaded); pages and stylesheets are not.
+    const send = (status, type, body, cache = 'no-store') => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': cache });
       res.end(body);
     };
+    const CACHEABLE = 'public, max-age=3600';
     try {
       if (url.pathname.startsWith('/fonts/')) {
         const name = FONTS[url.pathname.slice('/fonts/'.length)];
         if (name === undefined) return send(404, 'text/plain', 'no such font');
-        return send(200, 'font/ttf', fs.readFileSync(fontFile(name)));
+        return send(200, 'font/ttf', fs.readFileSync(fontFile(name)), CACHEABLE);
       }
       if (url.pathname === '/img/photo.png') {
         const w = Math.min(2000, Number(url.searchParams.get('w')) || 400);
         const h = Math.min(2000, Number(url.searchParams.get('h')) || 300);
-        return send(200, 'image/png', photoPng(w, h, Number(url.searchParams.get('seed')) || 1));
+        return send(200, 'image/png', photoPng(w, h, Number(url.searchParams.get('seed')) || 1), CACHEABLE);
       }
       if (crossOrigin) {
         // Served without Access-Control-Allow-Origin: the page may apply it, never read it.

@@ -148,9 +148,11 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     );
   }
   const { capture, tab } = shot.data;
+  const captured = performance.now();
   const png = decodePng(shot.data.png);
   const { files, skipped } = await gatherResources(capture, tab.id, ctx, left(), source);
   const pixelFiles = await gatherPixels(capture);
+  const fetched = performance.now();
   const written = await writeArea({
     dirs,
     ideaFolder: p.idea_folder,
@@ -168,6 +170,12 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     elements: written.elementCount,
     resources: written.resources.length,
     skipped: skipped.length,
+    // Where the time went: the extension's capture (its engine part), fetching, writing.
+    capture_ms: Math.round(captured - started),
+    engine_ms: capture.diagnostics.elapsed_ms,
+    extension: shot.data.timings,
+    resources_ms: Math.round(fetched - captured),
+    write_ms: Math.round(performance.now() - fetched),
   });
   ctx.events.record?.('deep_capture_saved', {
     tab_id: tab.id,

@@ -68,5 +68,7 @@ export const CaptureAreaResult = z.object({
   height: z.number().int().positive(),
   scale: z.number().positive(),
   tab: TabRef,
+  /** Where the extension's time went (ms), for the host's log. */
+  timings: z.record(z.string(), z.number()).optional(),
 });
 export type CaptureAreaResult = z.infer<typeof CaptureAreaResult>;

@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ReferenceData } from '../../../../shared/src/reference-data.js';
 import type { ElementDraft } from '../../../../shared/src/toolbar-messages.js';
-import { CollectionStore, cropKey, type KeyValueStorage, type StoredCrop } from './collection-store.js';
+import { CollectionStore, cropKey, type StoredCrop } from './collection-store.js';
 import { buildReferenceData, pickedTypography } from './reference-builder.js';
-
-class MemoryStorage implements KeyValueStorage {
-  readonly data = new Map<string, unknown>();
-  async get(keys: string[]) {
-    const out: Record<string, unknown> = {};
-    for (const k of keys) if (this.data.has(k)) out[k] = structuredClone(this.data.get(k));
-    return out;
-  }
-  async set(items: Record<string, unknown>) {
-    for (const [k, v] of Object.entries(items)) this.data.set(k, structuredClone(v));
-  }
-  async remove(keys: string[]) {
-    for (const k of keys) this.data.delete(k);
-  }
-}
-
-// A real 1×1 PNG, so the built request passes the v1.0 schema's PNG check.
-const PNG_1x1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+import { MemoryStorage, PNG_1x1 } from './store-test-kit.js';
 
 const URL = 'https://example.com/pricing';
 const draft = (over: Partial<ElementDraft> = {}): ElementDraft => ({

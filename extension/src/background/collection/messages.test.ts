@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ElementDraft } from '../../../../shared/src/toolbar-messages.js';
-import { CollectionStore, deepKey, type KeyValueStorage } from './collection-store.js';
+import { CollectionStore, deepKey } from './collection-store.js';
 import type { HostLink } from './host-link.js';
 import { createToolbarHandler } from './messages.js';
+import { MemoryStorage, PNG_1x1 } from './store-test-kit.js';
 
-class MemoryStorage implements KeyValueStorage {
-  readonly data = new Map<string, unknown>();
-  async get(keys: string[]) {
-    const out: Record<string, unknown> = {};
-    for (const k of keys) if (this.data.has(k)) out[k] = structuredClone(this.data.get(k));
-    return out;
-  }
-  async set(items: Record<string, unknown>) {
-    for (const [k, v] of Object.entries(items)) this.data.set(k, structuredClone(v));
-  }
-  async remove(keys: string[]) {
-    for (const k of keys) this.data.delete(k);
-  }
-}
-
-const PNG_1x1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const URL = 'https://example.com/pricing';
 const SENDER = { tabId: 3, tabUrl: URL };
 

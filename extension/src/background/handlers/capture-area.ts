@@ -65,6 +65,11 @@ export async function captureArea(
   _ctx: HandlerContext,
 ): Promise<CaptureAreaResult> {
   const { tab, ref } = await scriptableTab(params.target, 'capture an area of');
+  const t0 = performance.now();
+  const timings: Record<string, number> = {};
+  const lap = (name: string) => {
+    timings[name] = Math.round(performance.now() - t0);
+  };
   try {
     await bringToFront(tab);
     const [located] = await executeFunction({
@@ -104,16 +109,24 @@ export async function captureArea(
       step = { scrollTo: placement.rect.y, hideFloating: true };
       metrics = await prepare(tab.id, step, placement.rect);
     }
-    const capture = await captureAreaInTab(tab.id, placement.rect);
-    const pixels = await shootArea(tab.id, placement.rect, metrics);
+    lap('placed');
+    // The engine reads all geometry before it first yields, so the screenshot's bands may scroll
+    // while it finishes: both run at once.
+    const [capture, pixels] = await Promise.all([
+      captureAreaInTab(tab.id, placement.rect).finally(() => lap('engine')),
+      shootArea(tab.id, placement.rect, metrics).finally(() => lap('shot')),
+    ]);
     await cutPixelNodes(capture, pixels);
+    const png = await pngBase64(pixels.canvas);
+    lap('encoded');
     return {
       capture,
-      png: await pngBase64(pixels.canvas),
+      png,
       width: pixels.canvas.width,
       height: pixels.canvas.height,
       scale: pixels.scale,
       tab: ref,
+      timings,
     };
   } catch (err) {
     throw mapApiError(err, tab.id);

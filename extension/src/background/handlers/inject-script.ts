@@ -1,6 +1,6 @@
 import type { InjectScriptParams, InjectScriptResult } from '../../../../shared/src/index.js';
 import { removeToolbars } from '../injection/cleanup.js';
-import { mapApiError, runInjection } from '../injection/run-injection.js';
+import { mapApiError, prepareAhead, runInjection } from '../injection/run-injection.js';
 import { ScriptStore } from '../injection/script-store.js';
 import { scriptableTab } from '../scriptable-tab.js';
 import type { HandlerContext } from './types.js';
@@ -17,7 +17,10 @@ export async function injectScript(
   params: InjectScriptParams,
   _ctx: HandlerContext,
 ): Promise<InjectScriptResult> {
-  const code = await scripts.resolve(params);
+  const resolving = scripts.resolve(params);
+  // A script sent in full: its rewrite overlaps the hash check (which may still refuse it).
+  if (params.code !== undefined) prepareAhead(params.code);
+  const code = await resolving;
   const { tab, ref } = await scriptableTab(params.target, 'inject into');
   if (params.cleanup_before) {
     try {

@@ -75,6 +75,16 @@ interface PreparedCode {
  */
 const prepared = new LruCache<string, PreparedCode>(16, 8 * 1024 * 1024);
 
+/**
+ * Rewrites code now, for a run that will follow (kept like any rewrite): the handler calls it
+ * while the worker checks a script sent in full against its hash, which crypto.subtle computes
+ * off this thread, so the two overlap. Nothing to do when user scripts are off (the fallback
+ * runs the code as it is).
+ */
+export function prepareAhead(code: string): void {
+  if (userScriptsNamespace() !== undefined) prepare(code);
+}
+
 function prepare(code: string): PreparedCode {
   const cached = prepared.get(code);
   if (cached !== undefined) return cached;

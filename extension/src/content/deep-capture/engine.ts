@@ -22,8 +22,9 @@ import { readPageRules, type SheetFetcher } from './stylesheets.js';
  *
  * Order of work: the hits and the root (area-tree.ts), the nodes with reduced styles
  * (node-builder.ts), pixels of canvases and videos, the stylesheets' states and custom properties
- * (states.ts), the fonts the text uses (fonts.ts), and last the ancestors' backgrounds and clipping
- * that frame the root.
+ * (states.ts) and the fonts the text uses (fonts.ts). Everything that depends on the scroll
+ * position (the nodes' boxes, the ancestors' backgrounds and clipping that frame the root) is read
+ * in one synchronous stretch at the start.
  */
 
 export interface CaptureOptions {
@@ -104,6 +105,15 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
     };
   }
 
+  // Everything that depends on where the page is scrolled is read before the first await: the
+  // caller may scroll the page for the next band of the screenshot while the rest runs.
+  const ancestors = ancestorsOf(root, hits.parentOf);
+  const frame = {
+    canvas_color: canvasColor(doc),
+    backdrop: backdrop(doc, ancestors, builder, area, baseline.initial),
+    clip: ancestorClip(doc, ancestors, builder, area),
+  };
+
   await Promise.all(
     builder.nodes.map(async (node, i) => {
       const el = builder.elements[i];
@@ -124,7 +134,6 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
     if (node !== undefined) node.states = list;
   }
   const fonts = usedFonts(doc, builder.fontUses, rules.fontFaces);
-  const ancestors = ancestorsOf(root, hits.parentOf);
 
   return {
     version: AREA_CAPTURE_VERSION,
@@ -133,9 +142,7 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
     rect,
     scroll,
     viewport: { width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio },
-    canvas_color: canvasColor(doc),
-    backdrop: backdrop(doc, ancestors, builder, area, baseline.initial),
-    clip: ancestorClip(doc, ancestors, builder, area),
+    ...frame,
     root: 0,
     nodes: builder.nodes,
     custom_properties: Object.fromEntries(customProperties),

@@ -9,10 +9,11 @@ import type {
 import type { CaptureVeil } from './capture-veil.js';
 import { deepCapture } from './deep-capture.js';
 import { visiblePart } from './dom.js';
-import { composedParent, pageTypography, viewportInfo } from './dom-inspect.js';
+import { pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
 import { captureFullPage } from './full-page.js';
-import type { Pixels } from './pixels.js';
+import { scrollsWithPage } from './page-layers.js';
+import { decodePixels, type Pixels } from './pixels.js';
 import { send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
@@ -375,31 +376,5 @@ export class CollectionSync {
     const c = this.collection;
     if (c) this.collection = { ...c, elements: c.elements.map((e) => (e.key === item.key ? item : e)) };
     this.render();
-  }
-}
-
-/** The element moves with the page's scroll (no fixed ancestor), so scrolling reveals all of it. */
-function scrollsWithPage(el: Element): boolean {
-  for (let node: Element | null = el; node; node = composedParent(node))
-    if (getComputedStyle(node).position === 'fixed') return false;
-  return true;
-}
-
-/** RGBA of a PNG data URL, bytes as captured (no colour conversion). */
-async function decodePixels(dataUrl: string): Promise<Pixels> {
-  const bytes = Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(',') + 1)), (c) => c.charCodeAt(0));
-  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), {
-    colorSpaceConversion: 'none',
-    premultiplyAlpha: 'none',
-  });
-  try {
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const ctx = canvas.getContext('2d', { willReadFrequently: true });
-    if (!ctx) throw new Error('No 2D canvas to read the pixels with.');
-    ctx.drawImage(bitmap, 0, 0);
-    const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
-    return { width: bitmap.width, height: bitmap.height, data };
-  } finally {
-    bitmap.close();
   }
 }

@@ -1,6 +1,6 @@
 import type { CssRect } from '../../../../shared/src/toolbar-messages.js';
 import { intersect } from '../../geometry/crop-math.js';
-import { afterPaint, HOST_TAG } from './dom-inspect.js';
+import { afterPaint, composedParent, HOST_TAG } from './dom-inspect.js';
 import type { InlineStyles } from './inline-styles.js';
 
 /**
@@ -88,4 +88,11 @@ export async function settled(signal?: AbortSignal): Promise<void> {
     clearTimeout(timer);
     await afterPaint();
   }
+}
+
+/** The element moves with the page's scroll (no fixed ancestor), so scrolling reveals all of it. */
+export function scrollsWithPage(el: Element): boolean {
+  for (let node: Element | null = el; node; node = composedParent(node))
+    if (getComputedStyle(node).position === 'fixed') return false;
+  return true;
 }

@@ -3,7 +3,8 @@ import { composite, contrastRatio, type Rgba } from './color.js';
 /**
  * Colours from captured pixels, not from CSS (colour mode without the EyeDropper): the CSS
  * background of an element says nothing about a photo, a gradient, a background image or a
- * colour painted inside a shadow root. Pure, over RGBA rows as a canvas gives them.
+ * colour painted inside a shadow root. Pure functions over RGBA rows as a canvas gives them, and
+ * `decodePixels` to get those rows from a capture.
  */
 export interface Pixels {
   width: number;
@@ -59,4 +60,23 @@ export function textContrast(img: Pixels, text: Rgba): { text: Rgba; ratio: numb
   const worst = rated[Math.floor((rated.length - 1) * WORST_SHARE)] ?? rated[0];
   if (!worst) return null;
   return { text: paint(text, worst.bg), ratio: worst.ratio };
+}
+
+/** RGBA of a PNG data URL, bytes as captured (no colour conversion). */
+export async function decodePixels(dataUrl: string): Promise<Pixels> {
+  const bytes = Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), {
+    colorSpaceConversion: 'none',
+    premultiplyAlpha: 'none',
+  });
+  try {
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    if (!ctx) throw new Error('No 2D canvas to read the pixels with.');
+    ctx.drawImage(bitmap, 0, 0);
+    const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+    return { width: bitmap.width, height: bitmap.height, data };
+  } finally {
+    bitmap.close();
+  }
 }
