@@ -190,6 +190,11 @@ export class CollectionStore {
     });
   }
 
+  /** Forgets what was staged for an item's deep capture (the item itself is left as it is). */
+  async dropStaged(key: string): Promise<void> {
+    await this.storage.remove([deepKey(key), deepFilesKey(key)]);
+  }
+
   remove(tabId: number, key: string): Promise<Collection> {
     return this.serial(tabId, async () => {
       const c = await this.read(tabId);

@@ -201,11 +201,11 @@ export function createToolbarHandler(deps: ToolbarDeps) {
       }
       case 'xipe-toolbar:deep_capture': {
         const summary = await deps.staged.take(tabId, req.key, req.rect);
-        // The item may have gone meanwhile (removed, saved): then its staged data goes too.
+        // The item may have gone meanwhile (removed, saved): then what was staged for it goes too.
         return deps.store
           .setDeep(tabId, req.key, { instruction: req.instruction, ...summary })
           .catch(async (err: unknown) => {
-            await deps.store.remove(tabId, req.key).catch(() => undefined);
+            await deps.store.dropStaged(req.key);
             throw err;
           });
       }

@@ -17,7 +17,7 @@ export class DeepOptions {
     type: 'text',
     class: 'instruction',
     maxlength: 65_536,
-    placeholder: 'Instruction for the agent (optional)',
+    placeholder: 'Instruction (optional)',
     'aria-label': 'Instruction for the deep capture',
   });
   private readonly chosen = new Map<string, boolean>();

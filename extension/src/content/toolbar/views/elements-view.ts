@@ -148,6 +148,8 @@ export class ElementsView {
       (text) => this.actions.instruction(item.key, text.trim()),
     );
     instruction.classList.add('instruction');
+    // An instruction is often a sentence or two: show two lines of it.
+    if (d.instruction.length > 40) instruction.rows = 2;
     return [h('div', { class: 'deep' }, counts), instruction];
   }
 
