@@ -71,23 +71,40 @@ export function parseDimension(value: string): { value: number; unit: 'px' | 're
   return { value: Number(m[1]), unit: m[2] === 'rem' ? 'rem' : 'px' };
 }
 
-function hexToDtcgColor(hex: string): Record<string, unknown> | null {
-  const m = /^#?([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(hex.trim());
-  const body = m?.[1];
-  if (!body) return null;
-  const channel = (i: number) => Number.parseInt(body.slice(i, i + 2), 16) / 255;
-  const round = (v: number) => Math.round(v * 10_000) / 10_000;
+const round4 = (v: number) => Math.round(v * 10_000) / 10_000;
+
+function dtcgColor(rgb: readonly number[], alpha: number): Record<string, unknown> {
+  const hex = `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`;
   const value: Record<string, unknown> = {
     colorSpace: 'srgb',
-    components: [round(channel(0)), round(channel(2)), round(channel(4))],
-    hex: `#${body.toLowerCase()}`,
+    components: rgb.map((c) => round4(c / 255)),
+    hex,
   };
-  if (m?.[2]) value.alpha = round(Number.parseInt(m[2], 16) / 255);
+  if (alpha < 1) value.alpha = round4(alpha);
   return value;
 }
 
+/** `#rrggbb[aa]`, `rgb(…)` or `rgba(…)` (as computed styles give them) → a DTCG colour value; else null. */
+export function cssColorToDtcg(css: string): Record<string, unknown> | null {
+  const hex = /^#?([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(css.trim());
+  if (hex?.[1] !== undefined) {
+    const body = hex[1];
+    const rgb = [0, 2, 4].map((i) => Number.parseInt(body.slice(i, i + 2), 16));
+    return dtcgColor(rgb, hex[2] === undefined ? 1 : Number.parseInt(hex[2], 16) / 255);
+  }
+  const fn = /^rgba?\(([^()]*)\)$/i.exec(css.trim())?.[1];
+  const parts = fn
+    ?.split(/[\s,/]+/)
+    .filter((p) => p !== '')
+    .map(Number);
+  if (parts === undefined || parts.length < 3 || parts.some((p) => !Number.isFinite(p))) return null;
+  const [r = 0, g = 0, b = 0, a = 1] = parts;
+  if ([r, g, b].some((c) => c < 0 || c > 255) || a < 0 || a > 1) return null;
+  return dtcgColor([r, g, b], a);
+}
+
 /** DTCG names may not start with `$` nor contain `{`, `}` or `.`. */
-function tokenName(name: string): string {
+export function tokenName(name: string): string {
   const cleaned = name.replace(/[{}.]/g, '-').replace(/^\$+/, '');
   return cleaned.length > 0 ? cleaned : 'token';
 }
@@ -107,7 +124,7 @@ export function toDtcg(designTokens: Record<string, unknown>): Record<string, un
       const group: Record<string, unknown> = { $type: 'color' };
       const rest: Record<string, unknown> = {};
       for (const [name, hex] of Object.entries(value)) {
-        const color = typeof hex === 'string' ? hexToDtcgColor(hex) : null;
+        const color = typeof hex === 'string' && hex.trim().startsWith('#') ? cssColorToDtcg(hex) : null;
         if (color) group[tokenName(name)] = { $value: color };
         else rest[name] = hex;
       }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AreaElementShape, ElementResourceShape } from './deep-capture/referenced-elements.js';
+import { HtmlCssShape } from './deep-capture/saved-areas.js';
 import { readPngHeader } from './png-header.js';
 
 /**
@@ -107,7 +109,8 @@ export const Hsl = z.string({ error: '"h, s%, l%" (a string)' }).refine((value) 
   return m !== null && Number(m[1]) <= 360 && Number(m[2]) <= 100 && Number(m[3]) <= 100;
 }, '"h, s%, l%" with h 0–360 and s, l 0–100');
 
-const text = (max: number) => z.string({ error: 'a string' }).max(max).nullish();
+const text = (max: number) =>
+  z.string({ error: 'a string' }).max(max, `a string of at most ${max} characters`).nullish();
 
 /** Unknown extra keys (e.g. the toolbar's computed styles) are kept, not dropped. */
 export const Color = z.looseObject({
@@ -163,6 +166,10 @@ export const Element = z.looseObject({
   extracted_assets: z
     .union([z.array(z.unknown()), z.record(z.string(), z.unknown())], { error: 'an array or an object' })
     .nullish(),
+  /** The original's mockup saves: the element's styles and what its agent found inside it. */
+  html_css: HtmlCssShape.nullish(),
+  /** The original's mockup saves: what the designer wants of this element (it becomes an area). */
+  instruction: text(65_536),
 });
 export type Element = z.infer<typeof Element>;
 
@@ -170,15 +177,15 @@ export const DesignTokens = z.record(z.string(), z.unknown(), { error: 'an objec
 export type DesignTokens = z.infer<typeof DesignTokens>;
 
 /**
- * 3.0: a captured area. Only what the session store relies on is checked here; the
- * deep-capture store owns the full format.
+ * 3.0: an area, as in referenced-elements.json (DESIGN §7), where it lands merged by `area_id`.
+ * Checked like that file's own areas, so what is saved can always be read back.
  */
 export const Area = z.looseObject({
   area_id: z.string({ error: 'an id like "area-1"' }).regex(/^area-\d+$/, 'an id like "area-1"'),
   selected_area_bounding_box: BoundingBox.nullish(),
   instruction: text(65_536),
   screenshot: PathOnly('under elements[].screenshots'),
-  elements: z.array(z.looseObject({}), { error: 'an array of objects' }).nullish(),
+  elements: z.array(AreaElementShape, { error: 'an array of objects' }).nullish(),
 });
 export type Area = z.infer<typeof Area>;
 
@@ -200,14 +207,16 @@ export const ReferenceDataShape = z.looseObject({
   colors: z.array(Color, { error: 'an array of colours' }).nullish(),
   elements: z.array(Element, { error: 'an array of elements' }).nullish(),
   design_tokens: DesignTokens.nullish(),
-  /** 3.0 only counts it as a data section; kept (and checked) whatever the version. */
+  /** 3.0 only counts it (and static_resources) as a data section; kept (and checked) whatever the version. */
   areas: z.array(Area, { error: 'an array of areas' }).nullish(),
+  /** Files the agent downloaded (relative to page-element-references/); merged into referenced-elements.json. */
+  static_resources: z.array(ElementResourceShape, { error: 'an array of resources' }).nullish(),
 });
 
 /** The request: at least one data section must be present and non-empty (null counts as empty). */
 export const ReferenceData = ReferenceDataShape.superRefine((data, ctx) => {
   const sections: string[] = [...SECTIONS];
-  if (data.version === '3.0') sections.push('areas');
+  if (data.version === '3.0') sections.push('areas', 'static_resources');
   const filled = (value: unknown): boolean =>
     Array.isArray(value)
       ? value.length > 0
@@ -240,6 +249,10 @@ export const SaveResult = z.object({
   idea_folder: z.string(),
   /** Absolute workspace the save went into (useful when the toolbar's workspace was implied). */
   workspace: z.string(),
+  /** When the save carried areas or static resources: the referenced-elements.json they landed in. */
+  referenced_elements_path: z.string().optional(),
+  /** The ids of the areas this save added or replaced there. */
+  area_ids: z.array(z.string()).optional(),
 });
 export type SaveResult = z.infer<typeof SaveResult>;
 

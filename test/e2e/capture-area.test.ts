@@ -105,7 +105,7 @@ describe('capture_area', () => {
 
       const shot = fs.readFileSync(files.screenshot ?? '');
       const rect = referenced.areas[0]?.selected_area_bounding_box;
-      if (rect === undefined) throw new Error('no area');
+      if (rect === undefined || rect === null) throw new Error('no area');
       const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
       expect(rendered.refused).toEqual([]);
       const { share } = await comparePngs(scratch, shot, rendered.screenshot, FIDELITY_TOLERANCE);

@@ -167,12 +167,14 @@ describe('toolbar deep capture', () => {
     });
     expect(referenced.static_resources.length).toBeGreaterThan(0);
     for (const r of referenced.static_resources)
-      expect(fs.existsSync(path.join(pageRefs(), r.local_path)), r.local_path).toBe(true);
+      expect(fs.existsSync(path.join(pageRefs(), r.local_path ?? '')), r.src).toBe(true);
     // The clone renders the area offline, as the crop shows it.
+    const box = area.selected_area_bounding_box;
+    if (box === null) throw new Error('the area has no bounding box');
     const rendered = await renderOffline(
       env.browser,
       path.join(pageRefs(), 'resources', 'area-1-structure.html'),
-      area.selected_area_bounding_box,
+      box,
     );
     expect(rendered.refused).toEqual([]);
     const { share } = await comparePngs(scratch, shot, rendered.screenshot, FIDELITY_TOLERANCE);

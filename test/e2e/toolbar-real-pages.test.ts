@@ -8,9 +8,6 @@ import {
   closeToolbar,
   compareCrop,
   fullPageShot,
-  hexAt,
-  hexDistance,
-  lastColor,
   lastElement,
   openRealPage,
   openToolbar,
@@ -20,15 +17,23 @@ import {
   sleep,
   viewportShot,
 } from '../helpers/real-pages.js';
-import { rectOf } from '../helpers/toolbar-driver.js';
+import { clickMiddle, rectOf } from '../helpers/toolbar-driver.js';
+import {
+  COLOUR_SAMPLES,
+  capturesATallElement,
+  cropsClearOfFixedNavbar,
+  ratesTextByItsPixels,
+  samplesThePixel,
+  showsTheCropAtThePress,
+} from '../helpers/toolbar-scenarios.js';
 import { compareImages, decodePng } from '../support/png.js';
 
 /**
  * The toolbar on pages shaped like the public templates designers tried (issue #12), at device
  * pixel ratio 1, through the real UI: the action button, real mouse and keyboard events. Pixels are
  * compared with the browser's own screenshot of the same page (DevTools Page.captureScreenshot).
- * The Retina (DPR 2) half is toolbar-retina.test.ts. `it.fails` marks a defect of issue #12 that
- * is reproduced (deterministically) and not fixed yet; each becomes a plain `it` with its fix.
+ * The Retina (DPR 2) half is toolbar-retina.test.ts; the scenarios whose pixels depend on the scale
+ * run in both (test/helpers/toolbar-scenarios.ts). Each test here failed before its fix.
  */
 const IDEA = '001. Demo Idea';
 
@@ -36,6 +41,7 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
   let env: BrowserEnv;
   const pages = pageOpener(() => env);
   const open = pages.open;
+  const ctx = () => ({ env, open, dpr: 1 });
 
   beforeAll(async () => {
     env = await BrowserEnv.start();
@@ -95,93 +101,10 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     await ui.detach();
   });
 
-  /** Colour-mode sample points where the CSS colour is not what is painted. */
-  const SAMPLES: {
-    name: string;
-    path: string;
-    point: (page: Page) => Promise<{ x: number; y: number; scroll?: number }>;
-  }[] = [
-    // A spot of the creative hero with no text: a photo under a brown gradient.
-    {
-      name: 'a photo hero under a gradient',
-      path: '/real/creative',
-      point: async () => ({ x: 160, y: 600 }),
-    },
-    // The right end of a todo row: white inside todo-app's shadow root, on a #f5f5f5 page.
-    {
-      name: 'a white row inside a shadow root',
-      path: '/real/todo',
-      point: async (page) => {
-        const r = await rectOfDeep(page, 'todo-app >>>> todo-list todo-item:nth-child(4) >>>> li');
-        return { x: r.x + r.width - 60, y: r.y + r.height / 2 };
-      },
-    },
-    // Inside the dark #two section, whose background-color (#6fc3df) lies under a dark image.
-    {
-      name: 'a section painted by its background image',
-      path: '/real/dark',
-      point: async (page) => {
-        const top = await page.$eval('#two', (el) => el.getBoundingClientRect().top + window.scrollY);
-        return { x: 200, y: 150, scroll: top };
-      },
-    },
-  ];
+  it.each(COLOUR_SAMPLES)('samples the colour of the pixel: $name', (c) => samplesThePixel(ctx(), c));
 
-  it.each(SAMPLES)('samples the colour of the pixel: $name', async (c) => {
-    const worker = await env.serviceWorker();
-    const { page } = await openRealPage(open, c.path);
-    const at = await c.point(page);
-    if (at.scroll !== undefined) await scrollSettled(page, at.scroll);
-    const reference = await viewportShot(page);
-    const truth = hexAt(reference, Math.round(at.x), Math.round(at.y));
-    const ui = await openToolbar(env.browser, page);
-    await ui.click('[data-mode="color"]');
-    await page.mouse.move(at.x, at.y);
-    await page.mouse.click(at.x, at.y);
-    await ui.waitForStatus(/^Added #/);
-    const color = await lastColor(worker, page, 1);
-    expect({ hex: color.hex, near: hexDistance(color.hex, truth) <= 2 }).toEqual({
-      hex: color.hex,
-      near: true,
-    });
-    await ui.detach();
-  });
-
-  it('computes the contrast of text from its pixels and what is behind it', async () => {
-    const worker = await env.serviceWorker();
-    const { page } = await openRealPage(open, '/real/creative');
-    const reference = await viewportShot(page);
-    const h1 = await rectOf(page, 'header.masthead h1');
-    // What is really behind the white heading: the darkest and lightest non-text pixels in its box.
-    const lum = (hex: string) => {
-      const [r, g, b] = [1, 3, 5].map((i) => {
-        const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
-    };
-    const ratios: number[] = [];
-    for (let y = Math.ceil(h1.y); y < h1.y + h1.height; y += 3)
-      for (let x = Math.ceil(h1.x); x < h1.x + h1.width; x += 3) {
-        const l = lum(hexAt(reference, x, y));
-        if (l < 0.5) ratios.push(1.05 / (l + 0.05));
-      }
-    ratios.sort((a, b) => a - b);
-    const ui = await openToolbar(env.browser, page);
-    await ui.click('[data-mode="color"]');
-    const x = h1.x + 12;
-    const y = h1.y + h1.height / 2;
-    await page.mouse.move(x, y);
-    await page.mouse.click(x, y);
-    await ui.waitForStatus(/^Added #/);
-    const color = await lastColor(worker, page, 1);
-    expect(color.contrast).toBeDefined();
-    expect(color.contrast?.against).toBe('#ffffff');
-    const ratio = color.contrast?.ratio ?? 0;
-    expect(ratio).toBeGreaterThanOrEqual((ratios[0] ?? 0) - 0.05);
-    expect(ratio).toBeLessThanOrEqual((ratios[ratios.length - 1] ?? 0) + 0.05);
-    await ui.detach();
-  });
+  it('computes the contrast of text from its pixels and what is behind it', () =>
+    ratesTextByItsPixels(ctx()));
 
   it('picks the photo under an invisible hover overlay', async () => {
     const worker = await env.serviceWorker();
@@ -193,8 +116,7 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     const img = await rectOf(page, '#portfolio-2 img');
     const ui = await openToolbar(env.browser, page);
     await ui.click('[data-mode="element"]');
-    await page.mouse.move(img.x + img.width / 2, img.y + img.height / 2);
-    await page.mouse.click(img.x + img.width / 2, img.y + img.height / 2);
+    await clickMiddle(page, img);
     const { item } = await lastElement(worker, page, 1);
     expect(item.tag).toBe('img');
     expect(await page.$$eval(item.selector, (els) => els.map((e) => (e as HTMLImageElement).alt))).toEqual([
@@ -203,33 +125,8 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     await ui.detach();
   });
 
-  it('shows the element in the panel at the press, from the frame taken while the pointer rested', async () => {
-    const worker = await env.serviceWorker();
-    const { page } = await openRealPage(open, '/real/agency');
-    await page.$eval('#portfolio-5 img', (img) =>
-      img.scrollIntoView({ block: 'center', behavior: 'instant' }),
-    );
-    await scrollSettled(page, await page.evaluate(() => window.scrollY));
-    const reference = await viewportShot(page);
-    const img = await rectOf(page, '#portfolio-5 img');
-    const ui = await openToolbar(env.browser, page);
-    await ui.click('[data-mode="element"]');
-    await sleep(1_200); // the capture quota is free again after the mode button's click
-    await page.mouse.move(img.x + img.width / 2, img.y + img.height / 2, { steps: 3 });
-    await sleep(600); // a designer's pointer rests on what they are about to click
-    await page.mouse.down();
-    // While the button is still down, before any exact capture: the panel already shows it.
-    await ui.waitForCount('.list .item.pending .thumb[style*="background-image"]', 1, 5_000);
-    expect(await ui.text('.list .item.pending .sub')).toMatch(/capturing/);
-    await page.mouse.up();
-    // The exact capture replaces the preview, pixel for pixel the page's.
-    const { png, collection } = await lastElement(worker, page, 1);
-    await ui.waitForCount('.list .item.pending', 0);
-    expect(collection.elements).toHaveLength(1);
-    const cmp = compareCrop(png, reference, { x: Math.floor(img.x), y: Math.floor(img.y) });
-    expect(cmp.mismatch).toBe(0);
-    await ui.detach();
-  });
+  it('shows the element in the panel at the press, from the frame taken while the pointer rested', () =>
+    showsTheCropAtThePress(ctx()));
 
   it('steps into open shadow roots and says how to reach the element', async () => {
     const worker = await env.serviceWorker();
@@ -249,54 +146,10 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     await tui.detach();
   });
 
-  it('says when an element is taller than the viewport and captures all of it on request', async () => {
-    const worker = await env.serviceWorker();
-    const { page } = await openRealPage(open, '/real/agency');
-    const reference = await fullPageShot(page);
-    const top = await page.$eval('#about', (el) => el.getBoundingClientRect().top + window.scrollY);
-    await scrollSettled(page, top - 100);
-    const about = await rectOf(page, '#about');
-    const ui = await openToolbar(env.browser, page);
-    await ui.click('[data-mode="element"]');
-    // In the section's side padding: the pick is the section itself (~1900 px tall).
-    await page.mouse.move(30, about.y + 60);
-    await page.mouse.click(30, about.y + 60);
-    await ui.waitForStatus(/taller than the viewport/i);
-    await ui.click('[data-action="full-element"]');
-    await ui.waitForStatus(/^Captured all of #about /, 60_000);
-    // The whole element replaces the item of its visible part.
-    const { item, png, collection } = await lastElement(worker, page, 1);
-    expect(collection.elements).toHaveLength(1);
-    expect(item.selector).toBe('#about');
-    const cmp = compareCrop(png, reference, { x: 0, y: Math.round(item.bounding_box.y) });
-    expect([cmp.width, cmp.height]).toEqual([Math.round(about.width), Math.round(about.height)]);
-    expect(cmp.mismatch).toBeLessThan(0.001);
-    await ui.detach();
-  });
+  it('says when an element is taller than the viewport and captures all of it on request', () =>
+    capturesATallElement(ctx()));
 
-  it('crops the element, not the fixed navbar over it', async () => {
-    const worker = await env.serviceWorker();
-    const { page } = await openRealPage(open, '/real/agency');
-    // Scroll so the photo's top 40 px are under the (shrunk, dark) fixed navbar.
-    const imgTop = await page.$eval(
-      '#portfolio-4 img',
-      (el) => el.getBoundingClientRect().top + window.scrollY,
-    );
-    await scrollSettled(page, imgTop - 20);
-    await page.$eval('#mainNav', (nav) => (nav as HTMLElement).style.setProperty('visibility', 'hidden'));
-    const reference = await viewportShot(page);
-    await page.$eval('#mainNav', (nav) => nav.removeAttribute('style'));
-    const img = await rectOf(page, '#portfolio-4 img');
-    const ui = await openToolbar(env.browser, page);
-    await ui.click('[data-mode="element"]');
-    await page.mouse.move(img.x + img.width / 2, img.y + img.height / 2);
-    await page.mouse.click(img.x + img.width / 2, img.y + img.height / 2);
-    const { png } = await lastElement(worker, page, 1);
-    const cmp = compareCrop(png, reference, { x: Math.floor(img.x), y: Math.floor(img.y) });
-    expect(cmp.badRows).toEqual([]);
-    expect(cmp.mismatch).toBe(0);
-    await ui.detach();
-  });
+  it('crops the element, not the fixed navbar over it', () => cropsClearOfFixedNavbar(ctx()));
 
   it('shows no :hover in an area confirmed with Enter', async () => {
     const worker = await env.serviceWorker();
@@ -332,8 +185,7 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     const ui = await openToolbar(env.browser, page);
     await ui.click('[data-mode="element"]');
     const tag = await rectOf(page, '#mainNav .brand-tag');
-    await page.mouse.move(tag.x + tag.width / 2, tag.y + tag.height / 2);
-    await page.mouse.click(tag.x + tag.width / 2, tag.y + tag.height / 2);
+    await clickMiddle(page, tag);
     await ui.waitForStatus(/^Captured /);
     await page.keyboard.press('Escape');
     await ui.waitForCount(`.save option[value="${IDEA}"]`, 1);

@@ -13,6 +13,14 @@ import {
   viewportShot,
 } from '../helpers/real-pages.js';
 import { rectOf } from '../helpers/toolbar-driver.js';
+import {
+  COLOUR_SAMPLES,
+  capturesATallElement,
+  cropsClearOfFixedNavbar,
+  ratesTextByItsPixels,
+  samplesThePixel,
+  showsTheCropAtThePress,
+} from '../helpers/toolbar-scenarios.js';
 import { compareImages, decodePng, pngSize } from '../support/png.js';
 
 /**
@@ -27,6 +35,7 @@ describe('toolbar on a Retina screen (DPR 2)', () => {
   let env: BrowserEnv;
   const pages = pageOpener(() => env);
   const open = pages.open;
+  const ctx = () => ({ env, open, dpr: DPR });
 
   beforeAll(async () => {
     env = await BrowserEnv.start({ deviceScaleFactor: DPR });
@@ -62,6 +71,19 @@ describe('toolbar on a Retina screen (DPR 2)', () => {
     expect(cmp.mismatch).toBe(0);
     await ui.detach();
   });
+
+  // The scenarios of toolbar-real-pages.test.ts whose pixels depend on the scale.
+  it.each(COLOUR_SAMPLES)('samples the colour of the pixel: $name', (c) => samplesThePixel(ctx(), c));
+  it('computes the contrast of text from its pixels and what is behind it', () =>
+    ratesTextByItsPixels(ctx()));
+  it('crops the element, not the fixed navbar over it', () => cropsClearOfFixedNavbar(ctx()));
+  it('shows the element in the panel at the press, from the frame taken while the pointer rested', () =>
+    showsTheCropAtThePress(ctx()));
+  it(
+    'says when an element is taller than the viewport and captures all of it on request',
+    () => capturesATallElement(ctx()),
+    120_000,
+  );
 
   it('stitches nine viewports like the DevTools full-page screenshot, with no stale band', async () => {
     const worker = await env.serviceWorker();

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DTCG_FILE } from '../../shared/src/design-tokens.js';
 import { MergedReferenceData, ReferenceData } from '../../shared/src/reference-data.js';
 import { BrowserEnv, EXTENSION_DIST, waitUntil } from '../helpers/browser-fixture.js';
-import { clickExtensionAction, comparePng, rectOf, ToolbarDriver } from '../helpers/toolbar-driver.js';
+import { storedCollection } from '../helpers/real-pages.js';
+import {
+  clickExtensionAction,
+  clickMiddle,
+  comparePng,
+  rectOf,
+  ToolbarDriver,
+} from '../helpers/toolbar-driver.js';
 
 /**
  * The designer's whole flow through the real extension and host: toggle the toolbar with the
@@ -69,8 +76,7 @@ describe('designer toolbar on the demo page', () => {
     await ui.click('[data-mode="element"]');
     for (const [i, selector] of ['.hero .btn-primary', '.hero h1'].entries()) {
       const r = await rectOf(page, selector);
-      await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
-      await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+      await clickMiddle(page, r);
       await ui.waitForCount('.list .item .thumb', i + 1);
       // The toolbar reports click → crop stored in the worker, measured in the page.
       const status = await ui.waitForStatus(/^Captured .* in \d+ ms\.$/);
@@ -181,6 +187,55 @@ describe('designer toolbar on the demo page', () => {
     const session = JSON.parse(fs.readFileSync(path.join(refs, 'sessions', 'ref-session-002.json'), 'utf8'));
     expect(session.elements.map((e: { id: string }) => e.id)).toEqual(['elem-004']);
     expect(session.elements[0].screenshots.element_crop).toBe('screenshots/elem-004-crop.png');
+  });
+
+  it('saves what the panel shows: a Save pressed while a pick is still capturing includes it', async () => {
+    const worker = await env.serviceWorker();
+    const refs = path.join(env.workspace, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
+    const stored = async () => (await storedCollection(worker, page.url()))?.elements.length ?? 0;
+    // Chrome's capture quota spent from the worker (as an agent's capture_screenshot spends it), so
+    // the pick's exact capture waits most of a second for it: the pick is still capturing when the
+    // designer reaches for Save.
+    const pickWhileQuotaSpent = async (selector: string) => {
+      const r = await rectOf(page, selector);
+      await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+      await page.mouse.down();
+      await worker.evaluate(async (url) => {
+        const [tab] = await chrome.tabs.query({ url });
+        await Promise.allSettled(
+          [1, 2].map(() => chrome.tabs.captureVisibleTab(tab?.windowId ?? -1, { format: 'jpeg' })),
+        );
+      }, page.url());
+      await page.mouse.up();
+    };
+    const save = '.save .row .btn:not(.secondary)';
+    await ui.click('[data-mode="element"]');
+
+    // A click on Save while the capture runs: the save waits for it.
+    await pickWhileQuotaSpent('.eyebrow');
+    const at = await ui.center(save);
+    await page.mouse.click(at.x, at.y);
+    expect(await stored()).toBe(0);
+    await ui.waitForStatus(/^Saved session 3 /);
+    let session = JSON.parse(fs.readFileSync(path.join(refs, 'sessions', 'ref-session-003.json'), 'utf8'));
+    expect(session.elements).toHaveLength(1);
+    expect(await page.$eval(session.elements[0].selector, (el) => el.matches('.eyebrow'))).toBe(true);
+
+    // Save held down while the capture lands and the panel lists it: the click still counts.
+    await pickWhileQuotaSpent('.hero .btn-primary');
+    const button = await ui.center(save);
+    await page.mouse.move(button.x, button.y);
+    await page.mouse.down();
+    expect(await stored()).toBe(0);
+    await ui.waitForCount('.list .item:not(.pending)', 1);
+    await page.mouse.up();
+    await ui.waitForStatus(/^Saved session 4 /);
+    session = JSON.parse(fs.readFileSync(path.join(refs, 'sessions', 'ref-session-004.json'), 'utf8'));
+    expect(session.elements.map((e: { selector: string }) => e.selector)).toEqual([
+      'div.actions > a.btn-primary',
+    ]);
+    await ui.waitForCount('.list .item', 0);
+    await page.keyboard.press('Escape');
   });
 });
 

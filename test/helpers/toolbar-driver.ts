@@ -164,6 +164,14 @@ export async function rectOf(
   return r;
 }
 
+/** Moves the pointer to the middle of `r` (the toolbar's highlight follows it), then clicks there. */
+export async function clickMiddle(page: Page, r: { x: number; y: number; width: number; height: number }) {
+  const x = r.x + r.width / 2;
+  const y = r.y + r.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.click(x, y);
+}
+
 /**
  * Decodes PNGs (base64) in a browser page and compares `crop` with the region of `reference` at
  * (x, y): returns the fraction of pixels whose channels differ by more than `tolerance`.

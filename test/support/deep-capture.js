@@ -14,7 +14,8 @@ const distShared = (p) => pathToFileURL(path.join(REPO_ROOT, 'dist/node/shared/s
 const { AreaCapture } = await import(distShared('area-capture.js'));
 const { buildClone } = await import(distShared('clone/index.js'));
 const { sniffResource, contentHashName } = await import(distShared('resource-names.js'));
-const { toReferencedArea, mergeReferencedElements } = await import(distShared('referenced-elements.js'));
+const { mergeReferencedElements } = await import(distShared('referenced-elements.js'));
+const { toReferencedArea } = await import(distShared('referenced-area.js'));
 
 /** Where the built engine bundle sits in the extension (crxjs mirrors the source path). */
 export const ENGINE_FILE = 'extension/src/content/deep-capture/index.js';
@@ -214,7 +215,7 @@ export async function writeClone({ capture, screenshot, dir, areaId = 'area-1', 
   const file = mergeReferencedElements(null, {
     source_url: capture.url,
     timestamp: new Date().toISOString(),
-    area,
+    areas: [area],
     static_resources: resources.map(({ type, src, local_path }) => ({
       type,
       src,

@@ -17,7 +17,9 @@ export const saveUiuxReferenceTool = defineTool({
     'of this workspace, as a new session. Works with the browser closed. Required: version ("1.0", "2.0" for ' +
     'theme saves whose colours carry a role, or "3.0"), source_url, timestamp (ISO 8601), idea_folder (an ' +
     'existing folder name), and at least one non-empty section of colors[], elements[], design_tokens{} ' +
-    '(3.0: or areas[]). Null means absent for every optional field; unknown keys are kept. A screenshot value ' +
+    '(3.0: or areas[], static_resources[]). 3.0 areas (merged by area_id), elements carrying html_css or an ' +
+    'instruction (each becomes an area) and static_resources (local_path relative to page-element-references/) also ' +
+    'land in page-element-references/referenced-elements.json. Null means absent for every optional field; unknown keys are kept. A screenshot value ' +
     '`base64:<PNG>` under elements[].screenshots.full_page/element_crop is written to screenshots/ and replaced ' +
     'by its path; prefer file paths (from capture_screenshot) so image bytes stay out of your context. Returns ' +
     'the session file and number and the paths written; the merged view is reference-data.json.',

@@ -1,21 +1,22 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
 import { areaTokens } from '../../../shared/src/deep-capture/area-tokens.js';
 import { buildClone } from '../../../shared/src/deep-capture/clone/index.js';
-import {
-  type LocalResource,
-  mergeReferencedElements,
-  nextAreaId,
-  REFERENCED_ELEMENTS_FILE,
-  ReferencedElements,
-  toReferencedArea,
-} from '../../../shared/src/deep-capture/referenced-elements.js';
-import { renderSummary, SUMMARY_FILE } from '../../../shared/src/deep-capture/summary.js';
-import { XipeError } from '../../../shared/src/errors.js';
+import { type LocalResource, toReferencedArea } from '../../../shared/src/deep-capture/referenced-area.js';
+import { mergeReferencedElements, nextAreaId } from '../../../shared/src/deep-capture/referenced-elements.js';
 import { toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
 import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
+import {
+  PAGE_REFERENCES_DIR,
+  pageFiles,
+  RESOURCES_DIR,
+  readReferencedFile,
+  sessionTokens,
+  writeReferenced,
+  writeTokensFile,
+} from '../../../shared/src/node/idea-store/page-references.js';
 import { preparePlainSubdir, type SafeDirs } from '../../../shared/src/node/idea-store/path-safety.js';
+import { restoreSnapshot, snapshotFiles } from '../../../shared/src/node/idea-store/snapshot.js';
 import { displaySrc, type PreparedFile } from './resource-files.js';
 
 /**
@@ -26,9 +27,6 @@ import { displaySrc, type PreparedFile } from './resource-files.js';
  * and the summary. Every file is written atomically; if any write fails, the files this save
  * replaced get their previous bytes back, so an idea holds the old area or the new one.
  */
-
-export const PAGE_REFERENCES_DIR = 'page-element-references';
-export const RESOURCES_DIR = 'resources';
 
 export interface AreaWrite {
   dirs: SafeDirs;
@@ -51,50 +49,12 @@ export interface AreaWritten {
   resources: { type: string; src: string; local_path: string; bytes: number }[];
 }
 
-async function readReferenced(file: string): Promise<ReferencedElements | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw toWriteError(file, err);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const result = ReferencedElements.safeParse(parsed);
-  if (!result.success) {
-    throw new XipeError(
-      'VALIDATION_ERROR',
-      `${file} is not a valid referenced-elements 3.0 file, so it was left as it is and nothing was saved. Fix it (or move it away) and capture again.`,
-      { path: file },
-    );
-  }
-  return result.data;
-}
-
 /** Writes a content-addressed file unless it is there already (same name, same bytes). */
 async function writeShared(file: string, bytes: Uint8Array): Promise<void> {
   try {
     await writeFileAtomic(file, bytes);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw toWriteError(file, err);
-  }
-}
-
-type Previous = { file: string; bytes: Buffer | null };
-
-async function remember(files: string[]): Promise<Previous[]> {
-  return Promise.all(files.map(async (file) => ({ file, bytes: await fs.readFile(file).catch(() => null) })));
-}
-
-async function restore(previous: Previous[]): Promise<void> {
-  for (const { file, bytes } of previous) {
-    if (bytes === null) await fs.rm(file, { force: true }).catch(() => undefined);
-    else await writeFileAtomic(file, bytes, { overwrite: true }).catch(() => undefined);
   }
 }
 
@@ -106,8 +66,8 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
       RESOURCES_DIR,
       `${PAGE_REFERENCES_DIR}/${RESOURCES_DIR}/`,
     );
-    const referencedFile = path.join(pageRefs, REFERENCED_ELEMENTS_FILE);
-    const existing = await readReferenced(referencedFile);
+    const page = pageFiles(w.dirs.refsDir);
+    const existing = await readReferencedFile(page.referenced);
     const areaId = w.areaId ?? nextAreaId(existing);
 
     for (const file of [...w.files.values(), ...w.pixelFiles.values()]) {
@@ -153,17 +113,16 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
     const merged = mergeReferencedElements(existing, {
       source_url: w.capture.url,
       timestamp: w.now.toISOString(),
-      area,
+      areas: [area],
       static_resources: [...local.values()].map((r) => ({ ...r, usage: areaId })),
     });
     const files = {
-      referenced_elements: referencedFile,
+      referenced_elements: page.referenced,
       structure_html: path.join(resources, clone.htmlFile),
       styles_css: path.join(resources, clone.cssFile),
       screenshot: path.join(w.dirs.screenshotsDir, `${areaId}.png`),
     };
-    const summaryFile = path.join(pageRefs, SUMMARY_FILE);
-    const previous = await remember([...Object.values(files), summaryFile]);
+    const previous = await snapshotFiles([...Object.values(files), page.summary, page.tokens]);
     const write = (file: string, data: string | Uint8Array) =>
       writeFileAtomic(file, data, { overwrite: true }).catch((err: unknown) => {
         throw toWriteError(file, err);
@@ -172,10 +131,10 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
       await write(files.structure_html, clone.html);
       await write(files.styles_css, clone.css);
       await write(files.screenshot, w.png);
-      await write(referencedFile, `${JSON.stringify(merged, null, 2)}\n`);
-      await write(summaryFile, renderSummary(w.ideaFolder, merged));
+      await writeReferenced(page, w.ideaFolder, merged);
+      await writeTokensFile(page.tokens, await sessionTokens(w.dirs.refsDir), merged.areas);
     } catch (err) {
-      await restore(previous);
+      await restoreSnapshot(previous).catch(() => undefined); // the write's own error says more
       throw err;
     }
     return {

@@ -6,7 +6,9 @@ import type { SaveAreaResult } from '../../../shared/src/commands/save-area.js';
 import type { AreaCapture, CaptureNode } from '../../../shared/src/deep-capture/area-capture.js';
 import { ReferencedElements } from '../../../shared/src/deep-capture/referenced-elements.js';
 import { XipeError } from '../../../shared/src/errors.js';
+import { saveReference } from '../../../shared/src/node/idea-store/index.js';
 import type { Logger } from '../../../shared/src/node/logger.js';
+import { testCapture, testNode } from '../../../test/helpers/captures.js';
 import { saveAreaHandler } from './save-area.js';
 import type { HostHandlerContext } from './types.js';
 
@@ -31,42 +33,14 @@ function png(extra = 0): Buffer {
 }
 const FONT = Buffer.concat([Buffer.from('wOF2'), Buffer.alloc(60, 7)]);
 
-function node(partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>): CaptureNode {
-  return {
-    kind: 'element',
-    parent: null,
-    children: [],
-    classes: [],
-    role: null,
-    aria_label: null,
-    text: '',
-    rect: { x: 0, y: 0, width: 10, height: 10 },
-    attrs: {},
-    styles: {},
-    pseudo: {},
-    states: [],
-    image_src: null,
-    svg: null,
-    pixels: null,
-    shadow: false,
-    scroll: null,
-    ...partial,
-  };
-}
+const node = (partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>) => testNode(partial);
 
 function capture(urls: Record<string, 'image' | 'font'>): AreaCapture {
   const imageUrls = Object.entries(urls).filter(([, t]) => t === 'image');
-  return {
-    version: 1,
+  return testCapture([], {
     url: TAB.url,
-    title: 'Page',
     rect: { x: 0, y: 100, width: 200, height: 100 },
     scroll: { x: 0, y: 0 },
-    viewport: { width: 1280, height: 720, dpr: 1 },
-    canvas_color: 'rgb(255, 255, 255)',
-    backdrop: [],
-    clip: null,
-    root: 0,
     nodes: [
       node({
         tag: 'div',
@@ -106,7 +80,7 @@ function capture(urls: Record<string, 'image' | 'font'>): AreaCapture {
       nodes: type === 'font' ? [] : [i + 1],
     })),
     diagnostics: { elements_hit: 1, gaps: 0, truncated: false, unreadable_sheets: [], elapsed_ms: 1 },
-  };
+  });
 }
 
 let ws: string;
@@ -338,5 +312,42 @@ describe('save_area', () => {
     const err = await saveAreaHandler({ idea_folder: IDEA, staged: key }, ctx()).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('staged') });
     expect(asked).toEqual([]);
+  });
+
+  it("merges the area's tokens into the idea's DTCG file beside the sessions', and a later save keeps them", async () => {
+    const session = (colors: Record<string, string>) =>
+      saveReference({
+        workspace: ws,
+        data: {
+          version: '1.0',
+          source_url: 'https://site.test/page',
+          timestamp: '2026-01-01T00:00:00Z',
+          idea_folder: IDEA,
+          design_tokens: { colors },
+        },
+      });
+    await session({ primary: '#1a73e8' });
+    const root = shot.nodes[0];
+    if (root === undefined) throw new Error('no root');
+    root.text = 'Pricing';
+    root.styles = { ...root.styles, color: 'rgb(17, 24, 39)', 'background-color': 'rgb(255, 255, 255)' };
+    root.styles['padding-top'] = '24px';
+    await save({ instruction: 'The card' });
+    const tokensFile = path.join(refs(), 'design-tokens.tokens.json');
+    const read = () => JSON.parse(fs.readFileSync(tokensFile, 'utf8'));
+    const expected = {
+      color: { primary: { $value: { hex: '#1a73e8' } } },
+      area: {
+        'area-1': {
+          $description: expect.stringContaining('The card'),
+          color: { text: { $value: { hex: '#111827' } }, background: { $value: { hex: '#ffffff' } } },
+          'font-family': { brand: { $value: 'Brand' } },
+          spacing: { 'space-24': { $value: { value: 24, unit: 'px' } } },
+        },
+      },
+    };
+    expect(read()).toMatchObject(expected);
+    await session({ primary: '#0b57d0' });
+    expect(read()).toMatchObject({ ...expected, color: { primary: { $value: { hex: '#0b57d0' } } } });
   });
 });

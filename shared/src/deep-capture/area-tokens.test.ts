@@ -1,49 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { AreaCapture, CaptureNode } from './area-capture.js';
+import { testCapture, testNode } from '../../../test/helpers/captures.js';
+import type { CaptureNode } from './area-capture.js';
 import { areaTokens } from './area-tokens.js';
-import { mergeReferencedElements, toReferencedArea } from './referenced-elements.js';
+import { toReferencedArea } from './referenced-area.js';
+import { mergeReferencedElements } from './referenced-elements.js';
 import { renderSummary, SUMMARY_AREA_LIMIT } from './summary.js';
 
-function node(partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>): CaptureNode {
-  return {
-    kind: 'element',
-    parent: null,
-    children: [],
-    classes: [],
-    role: null,
-    aria_label: null,
-    text: '',
-    rect: { x: 0, y: 0, width: 10, height: 10 },
-    attrs: {},
-    styles: {},
-    pseudo: {},
-    states: [],
-    image_src: null,
-    svg: null,
-    pixels: null,
-    shadow: false,
-    scroll: null,
-    ...partial,
-  };
-}
-
-const capture = (nodes: CaptureNode[]): AreaCapture => ({
-  version: 1,
-  url: 'https://site.test/',
-  title: 'Site',
-  rect: { x: 0, y: 0, width: 400, height: 300 },
-  scroll: { x: 0, y: 0 },
-  viewport: { width: 1280, height: 720, dpr: 1 },
-  canvas_color: 'rgb(255, 255, 255)',
-  backdrop: [],
-  clip: null,
-  root: 0,
-  nodes,
-  custom_properties: {},
-  fonts: [],
-  resources: [],
-  diagnostics: { elements_hit: 1, gaps: 0, truncated: false, unreadable_sheets: [], elapsed_ms: 1 },
-});
+const node = (partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>) => testNode(partial);
+const capture = (nodes: CaptureNode[]) =>
+  testCapture(nodes, {
+    url: 'https://site.test/',
+    title: 'Site',
+    rect: { x: 0, y: 0, width: 400, height: 300 },
+    scroll: { x: 0, y: 0 },
+  });
 
 const card = capture([
   node({
@@ -98,8 +68,22 @@ describe('areaTokens', () => {
   it('follows inherited type up the tree to each text', () => {
     expect(tokens.typography).toEqual(
       expect.arrayContaining([
-        { family: 'Inter', size: '28px', weight: '700', line_height: '24px', count: 1 },
-        { family: 'Inter', size: '16px', weight: '400', line_height: '24px', count: 2 },
+        {
+          family: 'Inter',
+          size: '28px',
+          weight: '700',
+          line_height: '24px',
+          letter_spacing: 'normal',
+          count: 1,
+        },
+        {
+          family: 'Inter',
+          size: '16px',
+          weight: '400',
+          line_height: '24px',
+          letter_spacing: 'normal',
+          count: 2,
+        },
       ]),
     );
   });
@@ -128,7 +112,7 @@ describe('renderSummary', () => {
   const file = mergeReferencedElements(null, {
     source_url: card.url,
     timestamp: 't',
-    area,
+    areas: [area],
     static_resources: [],
   });
   const text = renderSummary('001. Demo', file);
@@ -148,7 +132,7 @@ describe('renderSummary', () => {
     const huge = mergeReferencedElements(null, {
       source_url: card.url,
       timestamp: 't',
-      area: big,
+      areas: [big],
       static_resources: [],
     });
     const section = renderSummary('i', huge).split('## ')[1] ?? '';

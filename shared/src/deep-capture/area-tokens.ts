@@ -1,10 +1,12 @@
-import { parseFontFamily } from '../design-tokens.js';
+import { type ColorRole, parseFontFamily } from '../design-tokens.js';
+import { type ColorUsage, suggestRoles } from '../palette-roles.js';
 import type { AreaCapture, CaptureNode } from './area-capture.js';
 import { readableColor } from './clone/declarations.js';
 
 /**
- * The design tokens an area uses, read from its capture: colours with the role they play (text,
- * background, border) and a guessed palette role, type styles actually applied to text, and the
+ * The design tokens an area uses, read from its capture: colours with where they are used (text,
+ * background, border) and the palette role the toolbar would guess for them (shared rule), type
+ * styles actually applied to text, and the
  * spacing, radius and shadow values in use, each with how often it occurs. Inherited values are
  * followed up the capture's tree, so a paragraph that inherits its font still counts it.
  */
@@ -13,7 +15,7 @@ export interface ColorToken {
   hex: string;
   count: number;
   uses: string[];
-  role: 'primary' | 'accent' | 'background' | 'text' | 'border' | null;
+  role: ColorRole | null;
 }
 
 export interface TypeToken {
@@ -21,6 +23,8 @@ export interface TypeToken {
   size: string;
   weight: string;
   line_height: string;
+  /** Absent in areas captured before it was recorded (read as `normal`). */
+  letter_spacing?: string;
   count: number;
 }
 
@@ -43,6 +47,7 @@ const INHERITED_DEFAULTS: Record<string, string> = {
   'font-size': '16px',
   'font-weight': '400',
   'line-height': 'normal',
+  'letter-spacing': 'normal',
 };
 
 function effective(nodes: readonly CaptureNode[], index: number, prop: string): string {
@@ -66,40 +71,15 @@ function ranked(map: Map<string, number>, limit: number): ValueToken[] {
     .slice(0, limit);
 }
 
-function saturation(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255);
-  if (r === undefined || g === undefined || b === undefined) return 0;
-  const max = Math.max(r, g, b);
-  const min = Math.min(r, g, b);
-  const l = (max + min) / 2;
-  return max === min ? 0 : (max - min) / (1 - Math.abs(2 * l - 1));
-}
-
-function guessRoles(colors: ColorToken[]): void {
-  const top = (use: string) => colors.filter((c) => c.uses.includes(use) && c.role === null).sort(byCount)[0];
-  const background = top('background');
-  if (background !== undefined) background.role = 'background';
-  const text = top('text');
-  if (text !== undefined) text.role = 'text';
-  const vivid = colors.filter(
-    (c) => c.role === null && /^#[0-9a-f]{6}$/.test(c.hex) && saturation(c.hex) > 0.35,
-  );
-  const [primary, accent] = vivid.sort(byCount);
-  if (primary !== undefined) primary.role = 'primary';
-  if (accent !== undefined) accent.role = 'accent';
-  for (const c of colors)
-    if (c.role === null && c.uses.length === 1 && c.uses[0] === 'border') c.role = 'border';
-}
-
 export function areaTokens(capture: AreaCapture): AreaTokens {
   const { nodes } = capture;
-  const colors = new Map<string, { count: number; uses: Set<string> }>();
-  const addColor = (value: string, use: string) => {
+  const colors = new Map<string, { count: number; usage: Record<ColorUsage, number> }>();
+  const addColor = (value: string, use: ColorUsage) => {
     if (!/^rgba?\(/.test(value) || /,\s*0\)$/.test(value)) return;
     const hex = readableColor(value);
-    const entry = colors.get(hex) ?? { count: 0, uses: new Set<string>() };
+    const entry = colors.get(hex) ?? { count: 0, usage: { background: 0, text: 0, border: 0, fill: 0 } };
     entry.count += 1;
-    entry.uses.add(use);
+    entry.usage[use] += 1;
     colors.set(hex, entry);
   };
   const type = new Map<string, number>();
@@ -117,6 +97,7 @@ export function areaTokens(capture: AreaCapture): AreaTokens {
         effective(nodes, i, 'font-size'),
         effective(nodes, i, 'font-weight'),
         effective(nodes, i, 'line-height'),
+        effective(nodes, i, 'letter-spacing'),
       ];
       count(type, JSON.stringify(key));
     }
@@ -133,15 +114,23 @@ export function areaTokens(capture: AreaCapture): AreaTokens {
     }
     if (s['box-shadow'] !== undefined) count(shadows, s['box-shadow']);
   });
-  const colorTokens: ColorToken[] = [...colors.entries()]
-    .map(([hex, e]) => ({ hex, count: e.count, uses: [...e.uses].sort(), role: null }))
+  const used = [...colors.entries()]
+    .map(([hex, e]) => ({ hex, ...e }))
     .sort(byCount)
     .slice(0, 24);
-  guessRoles(colorTokens);
+  const roles = suggestRoles(used);
+  const colorTokens: ColorToken[] = used.map((c) => ({
+    hex: c.hex,
+    count: c.count,
+    uses: (Object.keys(c.usage) as ColorUsage[]).filter((u) => c.usage[u] > 0).sort(),
+    role: roles.get(c.hex) ?? null,
+  }));
   const typography: TypeToken[] = [...type.entries()]
     .map(([key, n]) => {
-      const [family = '', size = '', weight = '', lineHeight = ''] = JSON.parse(key) as string[];
-      return { family, size, weight, line_height: lineHeight, count: n };
+      const [family = '', size = '', weight = '', lineHeight = '', letterSpacing = ''] = JSON.parse(
+        key,
+      ) as string[];
+      return { family, size, weight, line_height: lineHeight, letter_spacing: letterSpacing, count: n };
     })
     .sort(byCount)
     .slice(0, 12);
@@ -152,4 +141,13 @@ export function areaTokens(capture: AreaCapture): AreaTokens {
     radii: ranked(radii, 8),
     shadows: ranked(shadows, 6),
   };
+}
+
+/** The tokens stored on an area of referenced-elements.json (`design_tokens`), or null when it has none. */
+export function areaTokensOf(area: Record<string, unknown>): AreaTokens | null {
+  const tokens = area.design_tokens;
+  if (tokens === null || typeof tokens !== 'object') return null;
+  const t = tokens as Partial<AreaTokens>;
+  const lists = [t.colors, t.typography, t.spacing, t.radii, t.shadows];
+  return lists.every(Array.isArray) ? (tokens as AreaTokens) : null;
 }

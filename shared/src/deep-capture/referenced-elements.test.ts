@@ -1,48 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { testCapture, testNode } from '../../../test/helpers/captures.js';
 import type { AreaCapture, CaptureNode } from './area-capture.js';
+import { type LocalResource, toReferencedArea } from './referenced-area.js';
 import {
-  type LocalResource,
   mergeReferencedElements,
   nextAreaId,
   type ReferencedArea,
   ReferencedElements,
-  toReferencedArea,
 } from './referenced-elements.js';
 
-function node(partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>): CaptureNode {
-  return {
-    kind: 'element',
-    parent: null,
-    children: [],
-    classes: [],
-    role: null,
-    aria_label: null,
-    text: '',
-    rect: { x: 0, y: 0, width: 10, height: 10 },
-    attrs: {},
-    styles: {},
-    pseudo: {},
-    states: [],
-    image_src: null,
-    svg: null,
-    pixels: null,
-    shadow: false,
-    scroll: null,
-    ...partial,
-  };
-}
+const node = (partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>) => testNode(partial);
 
-const capture: AreaCapture = {
-  version: 1,
+const capture: AreaCapture = testCapture([], {
   url: 'https://site.test/',
   title: 'Site',
   rect: { x: 100, y: 900, width: 300, height: 200 },
   scroll: { x: 0, y: 900 },
-  viewport: { width: 1280, height: 720, dpr: 1 },
-  canvas_color: 'rgb(255, 255, 255)',
-  backdrop: [],
-  clip: null,
-  root: 0,
   nodes: [
     node({ tag: 'div', classes: ['card'], children: [1, 2, 3], styles: { display: 'block' } }),
     node({
@@ -77,7 +50,7 @@ const capture: AreaCapture = {
     { type: 'font', url: 'https://site.test/i.woff2', usage: ['font-face'], nodes: [] },
   ],
   diagnostics: { elements_hit: 3, gaps: 1, truncated: false, unreadable_sheets: [], elapsed_ms: 5 },
-};
+});
 
 const files = new Map<string, LocalResource>([
   [
@@ -130,7 +103,7 @@ describe('toReferencedArea', () => {
     const file = mergeReferencedElements(null, {
       source_url: capture.url,
       timestamp: '2025-01-01T00:00:00Z',
-      area: a,
+      areas: [a],
       static_resources: [],
     });
     expect(ReferencedElements.safeParse(file).success).toBe(true);
@@ -152,20 +125,20 @@ describe('mergeReferencedElements', () => {
     let file = mergeReferencedElements(null, {
       source_url: 'u',
       timestamp: 't1',
-      area: area('area-1'),
+      areas: [area('area-1')],
       static_resources: [],
     });
     file = mergeReferencedElements(file, {
       source_url: 'u',
       timestamp: 't2',
-      area: area('area-2'),
+      areas: [area('area-2')],
       static_resources: [],
     });
     const replaced = { ...area('area-1'), instruction: 'again' };
     file = mergeReferencedElements(file, {
       source_url: 'u',
       timestamp: 't3',
-      area: replaced,
+      areas: [replaced],
       static_resources: [],
     });
     expect(file.areas.map((a) => [a.area_id, a.instruction])).toEqual([
@@ -179,13 +152,13 @@ describe('mergeReferencedElements', () => {
     let file = mergeReferencedElements(null, {
       source_url: 'u',
       timestamp: 't',
-      area: area('area-1'),
+      areas: [area('area-1')],
       static_resources: statics('img'),
     });
     file = mergeReferencedElements(file, {
       source_url: 'u',
       timestamp: 't',
-      area: area('area-2'),
+      areas: [area('area-2')],
       static_resources: statics('background-image'),
     });
     expect(file.static_resources).toEqual(statics('img, background-image'));
@@ -196,7 +169,7 @@ describe('mergeReferencedElements', () => {
       ...mergeReferencedElements(null, {
         source_url: 'u',
         timestamp: 't',
-        area: area('area-1'),
+        areas: [area('area-1')],
         static_resources: [],
       }),
       colors: [{ hex: '#fff' }],
@@ -205,7 +178,7 @@ describe('mergeReferencedElements', () => {
       mergeReferencedElements(existing, {
         source_url: 'u',
         timestamp: 't',
-        area: area('area-2'),
+        areas: [area('area-2')],
         static_resources: [],
       }),
     ).toHaveProperty('colors', [{ hex: '#fff' }]);
@@ -218,9 +191,65 @@ describe('nextAreaId', () => {
     const file = mergeReferencedElements(null, {
       source_url: 'u',
       timestamp: 't',
-      area: area('area-3'),
+      areas: [area('area-3')],
       static_resources: [],
     });
     expect(nextAreaId(file)).toBe('area-4');
+  });
+});
+
+describe('ReferencedElements, reading a file', () => {
+  it("reads one the original's agent wrote by hand into the canonical form, keeping its own keys", () => {
+    const written = {
+      version: '3.0',
+      source_url: 'https://example.com',
+      timestamp: '2026-02-15T10:30:00Z',
+      areas: [
+        {
+          area_id: 'area-1',
+          selected_area_bounding_box: { x: 100, y: 200, width: 800, height: 600 },
+          key_elements_identified_from_screenshot: [{ element: 'hero-heading', purpose: 'Large heading' }],
+          elements: [
+            {
+              element_name: 'hero-heading',
+              purpose_of_the_element: 'Main heading',
+              relationships_to_other_elements: [
+                { element: 'hero-description', relationship: 'sibling-below' },
+              ],
+              element_details: {
+                tag: 'h1',
+                text_content: 'Build',
+                styles: { 'font-size': '48px', opacity: 1 },
+              },
+            },
+          ],
+        },
+      ],
+      static_resources: [
+        { type: 'font', src: 'https://f/inter.woff2', local_path: 'resources/area-1-font-1.woff2' },
+      ],
+    };
+    const file = ReferencedElements.parse(written);
+    expect(file.areas[0]).toMatchObject({
+      instruction: '',
+      screenshot: null,
+      key_elements_identified_from_screenshot: written.areas[0]?.key_elements_identified_from_screenshot,
+      elements: [
+        {
+          relationships_to_other_elements: [{ element: 'hero-description', relationship: 'sibling-below' }],
+          element_details: { classes: [], resources: [], styles: { 'font-size': '48px', opacity: '1' } },
+        },
+      ],
+    });
+    expect(file.static_resources[0]?.usage).toBe('');
+  });
+
+  it('refuses one whose paths climb out of page-element-references/', () => {
+    const result = ReferencedElements.safeParse({
+      version: '3.0',
+      areas: [],
+      static_resources: [{ type: 'image', src: 'x', local_path: '../../secrets.png' }],
+    });
+    expect(result.success).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { AreaTokens } from './area-tokens.js';
+import { areaTokensOf } from './area-tokens.js';
 import type { ReferencedArea, ReferencedElements } from './referenced-elements.js';
 
 /**
@@ -10,13 +10,6 @@ import type { ReferencedArea, ReferencedElements } from './referenced-elements.j
 
 export const SUMMARY_FILE = 'summarized-uiux-reference.md';
 export const SUMMARY_AREA_LIMIT = 8 * 1024;
-
-function tokensOf(area: ReferencedArea): AreaTokens | null {
-  const tokens = (area as { design_tokens?: unknown }).design_tokens;
-  if (tokens === null || typeof tokens !== 'object') return null;
-  const t = tokens as Partial<AreaTokens>;
-  return Array.isArray(t.colors) && Array.isArray(t.typography) ? (tokens as AreaTokens) : null;
-}
 
 function list(items: string[], max: number): string {
   const shown = items.slice(0, max).join(' · ');
@@ -41,9 +34,9 @@ function areaSection(area: ReferencedArea): string {
     );
   const source = (area as { source_url?: unknown }).source_url;
   const from = typeof source === 'string' ? ` of ${source}` : '';
-  lines.push(
-    `- Area: ${box.width}×${box.height} CSS px at (${box.x}, ${box.y})${from}; screenshot \`${area.screenshot}\``,
-  );
+  const where = box === null ? 'size not given' : `${box.width}×${box.height} CSS px at (${box.x}, ${box.y})`;
+  const shot = area.screenshot === null ? '' : `; screenshot \`${area.screenshot}\``;
+  lines.push(`- Area: ${where}${from}${shot}`);
   if (clone?.structure_html !== undefined) {
     lines.push(`- Clone (opens offline): \`${clone.structure_html}\` + \`${clone.styles_css ?? ''}\``);
   }
@@ -53,7 +46,16 @@ function areaSection(area: ReferencedArea): string {
   lines.push(
     `- Elements: ${area.elements.length}${roots[0] !== undefined ? `, root \`${roots[0].element_name}\` (${roots[0].element_details.tag})` : ''}`,
   );
-  const tokens = tokensOf(area);
+  // Areas an agent saved name their elements and say what each is for.
+  const purposes = area.elements.filter((e) => typeof e.purpose_of_the_element === 'string');
+  if (purposes.length > 0)
+    lines.push(
+      `- Purposes: ${list(
+        purposes.map((e) => `${e.element_name}: ${String(e.purpose_of_the_element).split('\n')[0]}`),
+        12,
+      )}`,
+    );
+  const tokens = areaTokensOf(area);
   if (tokens !== null) {
     lines.push(
       `- Colours: ${list(
@@ -108,7 +110,8 @@ function areaSection(area: ReferencedArea): string {
   }
   const images = new Set<string>();
   for (const e of area.elements)
-    for (const r of e.element_details.resources) if (r.type !== 'font') images.add(r.local_path);
+    for (const r of e.element_details.resources)
+      if (r.type !== 'font' && r.local_path !== null) images.add(r.local_path);
   if (images.size > 0)
     lines.push(
       `- Images: ${list(

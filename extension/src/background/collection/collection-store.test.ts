@@ -112,12 +112,29 @@ describe('CollectionStore', () => {
     c = await store.remove(1, el.key);
     expect(c.elements).toEqual([]);
     expect(storage.data.has(cropKey(el.key))).toBe(false);
-    c = await store.clear(1, URL, { idea_folder: '018. Feature-UIUX Reference' });
-    expect(c).toMatchObject({
-      elements: [],
-      colors: [],
-      last_target: { idea_folder: '018. Feature-UIUX Reference' },
+    c = await store.clear(1, URL);
+    expect(c).toMatchObject({ elements: [], colors: [] });
+  });
+
+  it('after a save, removes what was saved and keeps what was captured meanwhile', async () => {
+    const { storage, store } = setup();
+    const saved = await store.addElement(1, draft(), { png: PNG_1x1, width: 1, height: 1 });
+    const from = await store.get(1, URL);
+    // Stored while the save ran.
+    const later = await store.addElement(1, draft({ selector: '#later' }), {
+      png: PNG_1x1,
+      width: 1,
+      height: 1,
     });
+    const target = { idea_folder: '018. Feature-UIUX Reference' };
+    let c = await store.clear(1, URL, { from, target });
+    expect(c.elements.map((e) => e.key)).toEqual([later.key]);
+    expect(c.last_target).toEqual(target);
+    expect(storage.data.has(cropKey(saved.key))).toBe(false);
+    expect(storage.data.has(cropKey(later.key))).toBe(true);
+    c = await store.clear(1, URL, { from: c, target });
+    expect(c).toMatchObject({ elements: [], colors: [], last_target: target });
+    expect(storage.data.has(cropKey(later.key))).toBe(false);
   });
 
   it('follows the page while empty, keeps the source while not', async () => {

@@ -219,18 +219,35 @@ export class CollectionStore {
       : null;
   }
 
-  /** Empties the collection after a successful save, remembering where it went. */
-  clear(tabId: number, pageUrl: string, lastTarget?: Collection['last_target']): Promise<Collection> {
+  /**
+   * Empties the collection (the designer's Clear). After a successful save, `saved` names the
+   * collection the save was built from and where it went: only its items and their crops go, and
+   * what was captured while the save ran stays.
+   */
+  clear(
+    tabId: number,
+    pageUrl: string,
+    saved?: { from: Collection; target: NonNullable<Collection['last_target']> },
+  ): Promise<Collection> {
     return this.serial(tabId, async () => {
       const c = await this.read(tabId);
-      const target = lastTarget ?? c?.last_target;
-      const next: Collection = {
-        ...emptyCollection(pageUrl, this.now()),
-        typography: c?.typography ?? {},
-        ...(target ? { last_target: target } : {}),
-      };
+      const gone = new Set(saved ? [...saved.from.elements, ...saved.from.colors].map((i) => i.key) : []);
+      const keep = <T extends { key: string }>(items: T[] = []): T[] =>
+        saved ? items.filter((i) => !gone.has(i.key)) : [];
+      const elements = keep(c?.elements);
+      const colors = keep(c?.colors);
+      const target = saved?.target ?? c?.last_target;
+      const next: Collection =
+        c && elements.length + colors.length > 0
+          ? { ...c, elements, colors, ...(target ? { last_target: target } : {}) }
+          : {
+              ...emptyCollection(pageUrl, this.now()),
+              typography: c?.typography ?? {},
+              ...(target ? { last_target: target } : {}),
+            };
       await this.write(tabId, next);
-      if (c) await this.storage.remove(c.elements.flatMap((e) => itemKeys(e.key)));
+      const dropped = (c?.elements ?? []).filter((e) => !elements.includes(e));
+      if (dropped.length > 0) await this.storage.remove(dropped.flatMap((e) => itemKeys(e.key)));
       return next;
     });
   }

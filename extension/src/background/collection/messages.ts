@@ -146,7 +146,10 @@ export function createToolbarHandler(deps: ToolbarDeps) {
     const result = SaveReferenceResult.parse(
       await deps.host.request(SAVE_REFERENCE, params.data, SAVE_TIMEOUT_MS),
     );
-    await deps.store.clear(tabId, tabUrl, { workspace: result.workspace, idea_folder: result.idea_folder });
+    await deps.store.clear(tabId, tabUrl, {
+      from: collection,
+      target: { workspace: result.workspace, idea_folder: result.idea_folder },
+    });
     const refsDir = result.reference_data_path.slice(0, result.reference_data_path.lastIndexOf('/') + 1);
     const outcome: SaveOutcome = {
       session_number: result.session_number,

@@ -6,7 +6,7 @@ import {
 } from '../../../../shared/src/commands/fetch-resource.js';
 import type { TabRef } from '../../../../shared/src/commands/target.js';
 import { AreaCapture, type CaptureRect } from '../../../../shared/src/deep-capture/area-capture.js';
-import { isAreaElement } from '../../../../shared/src/deep-capture/referenced-elements.js';
+import { isAreaElement } from '../../../../shared/src/deep-capture/referenced-area.js';
 import { decodePng, type StoredCrop } from '../capture/capture.js';
 import { deepFilesKey, deepKey, type KeyValueStorage } from '../collection/collection-store.js';
 import { fetchResource } from '../handlers/fetch-resource.js';

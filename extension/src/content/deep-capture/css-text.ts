@@ -1,37 +1,12 @@
 import type { InteractionState } from '../../../../shared/src/deep-capture/area-capture.js';
+import { scanCss, splitTopLevel } from '../../../../shared/src/deep-capture/css-scan.js';
 
 /**
  * Small, pure readers of CSS text for the state extraction: selector lists, the states in a
- * selector, declaration blocks and `var()` references. They tokenise only as far as needed:
- * brackets, parentheses, quotes and escapes are respected, nothing is validated (the browser
- * already parsed the stylesheet; these read its serialisation).
+ * selector, declaration blocks and `var()` references, on the shared structure reader
+ * (css-scan.ts: brackets, quotes and escapes respected, nothing validated — the browser already
+ * parsed the stylesheet; these read its serialisation).
  */
-
-/** Splits at `sep` characters outside parentheses, brackets and quotes. */
-function splitTopLevel(text: string, sep: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote: string | null = null;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '\\') {
-      i++;
-      continue;
-    }
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '(' || ch === '[') depth++;
-    else if (ch === ')' || ch === ']') depth = Math.max(0, depth - 1);
-    else if (ch === sep && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts.map((p) => p.trim()).filter((p) => p !== '');
-}
 
 export function splitSelectorList(selectorText: string): string[] {
   return splitTopLevel(selectorText, ',');
@@ -73,33 +48,20 @@ interface Compound {
 
 function splitCompounds(selector: string): Compound[] {
   const out: Compound[] = [];
-  let depth = 0;
-  let quote: string | null = null;
   let current = '';
   let combinator = '';
   let pendingSpace = false;
-  for (let i = 0; i < selector.length; i++) {
-    const ch = selector[i] ?? '';
-    if (ch === '\\') {
-      current += ch + (selector[i + 1] ?? '');
-      i++;
-      continue;
-    }
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-      current += ch;
-      continue;
-    }
-    if (depth === 0 && (ch === ' ' || ch === '\n' || ch === '\t')) {
+  scanCss(selector, (ch, _i, depth, literal) => {
+    if (!literal && depth === 0 && (ch === ' ' || ch === '\n' || ch === '\t')) {
       pendingSpace = current !== '';
-      continue;
+      return undefined;
     }
-    if (depth === 0 && (ch === '>' || ch === '+' || ch === '~')) {
+    if (!literal && depth === 0 && (ch === '>' || ch === '+' || ch === '~')) {
       if (current !== '') out.push({ combinator, text: current });
       current = '';
       combinator = ch;
       pendingSpace = false;
-      continue;
+      return undefined;
     }
     if (pendingSpace) {
       out.push({ combinator, text: current });
@@ -107,11 +69,9 @@ function splitCompounds(selector: string): Compound[] {
       combinator = ' ';
       pendingSpace = false;
     }
-    if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '(' || ch === '[') depth++;
-    else if (ch === ')' || ch === ']') depth = Math.max(0, depth - 1);
     current += ch;
-  }
+    return undefined;
+  });
   if (current !== '') out.push({ combinator, text: current });
   return out;
 }

@@ -1,9 +1,5 @@
-import type {
-  CaptureNode,
-  NodeChild,
-  PseudoName,
-  StyleMap,
-} from '../../../../shared/src/deep-capture/area-capture.js';
+import type { CaptureNode, NodeChild, StyleMap } from '../../../../shared/src/deep-capture/area-capture.js';
+import { emptyCaptureNode } from '../../../../shared/src/deep-capture/capture-node.js';
 import { AREA_CAPTURE_LIMITS } from '../../../../shared/src/deep-capture/limits.js';
 import { type AreaHits, flatChildNodes, isAtomic, isElement, isSkipped, type TreeEnv } from './area-tree.js';
 import type { StyleBaseline } from './baseline.js';
@@ -12,7 +8,8 @@ import { type GeometryContext, pinSticky, reanchorOutOfFlow, round } from './geo
 import { allowedAttributes, isFormValueText, normalizeText, ownText } from './node-fields.js';
 import { needsPixels } from './pixels.js';
 import { LAYOUT_PROPERTIES } from './properties.js';
-import { type Computed, pickStyles, reducePseudoStyles, reduceStyles } from './reduce.js';
+import { pseudoStyles } from './pseudo-styles.js';
+import { type Computed, pickStyles, reduceStyles } from './reduce.js';
 import { serializeSvg } from './svg-markup.js';
 
 /**
@@ -151,7 +148,7 @@ export class NodeBuilder {
       rect: this.rect(el),
       attrs: allowedAttributes(el),
       styles,
-      pseudo: kind === 'element' ? this.pseudoStyles(el, cs) : {},
+      pseudo: kind === 'element' ? pseudoStyles(el, cs, this.options.baseline, this.fontUses) : {},
       states: [],
       image_src: imageSource(el),
       svg: kind === 'svg' ? serializeSvg(el) : null,
@@ -233,7 +230,7 @@ export class NodeBuilder {
       const label = (option.label || option.textContent || '').slice(0, 500);
       const optionIndex = this.push(
         {
-          ...emptyNode('option', index),
+          ...emptyCaptureNode('option', index),
           children: [{ text: label }],
           text: label,
           attrs: allowedAttributes(option),
@@ -254,78 +251,12 @@ export class NodeBuilder {
     if (styles.position === 'relative' || styles.position === 'sticky') delete styles.position;
     this.gaps++;
     const tag = GAP_AS_DIV.has(el.localName) ? 'div' : el.localName;
-    return this.push({ ...emptyNode(tag, parent), kind: 'gap', rect: this.rect(el), styles }, el);
-  }
-
-  private pseudoStyles(el: Element, cs: CSSStyleDeclaration): Partial<Record<PseudoName, StyleMap>> {
-    const out: Partial<Record<PseudoName, StyleMap>> = {};
-    const { names, initial } = this.options.baseline;
-    const own =
-      (p: CSSStyleDeclaration): Computed =>
-      (name) =>
-        p.getPropertyValue(name);
-    for (const pseudo of ['before', 'after'] as const) {
-      const pcs = getComputedStyle(el, `::${pseudo}`);
-      if (pcs.content === 'none' || pcs.content === 'normal') continue;
-      const box = { width: Number.parseFloat(pcs.width) || 0, height: Number.parseFloat(pcs.height) || 0 };
-      out[pseudo] = reducePseudoStyles({ names, own: own(pcs), parent: own(cs), initial, box });
-      if (pcs.content.includes('"')) {
-        this.fontUses.push({ family: pcs.fontFamily, weight: pcs.fontWeight, style: pcs.fontStyle });
-      }
-    }
-    if (BLOCK_CONTAINER.test(cs.display)) {
-      for (const pseudo of ['first-letter', 'first-line'] as const) {
-        const pcs = getComputedStyle(el, `::${pseudo}`);
-        // Most blocks have no such rule: a few telling properties decide whether to look closer.
-        if (!FIRST_PSEUDO_TELLS.some((p) => pcs.getPropertyValue(p) !== cs.getPropertyValue(p))) continue;
-        const styles = reduceStyles({
-          names,
-          own: own(pcs),
-          parent: own(cs),
-          initial,
-          box: { width: 0, height: 0 },
-        });
-        if (Object.keys(styles).length > 0) out[pseudo] = styles;
-        this.fontUses.push({ family: pcs.fontFamily, weight: pcs.fontWeight, style: pcs.fontStyle });
-      }
-    }
-    if (cs.display.includes('list-item')) {
-      const marker = differingFrom(getComputedStyle(el, '::marker'), cs, MARKER_PROPERTIES);
-      if (Object.keys(marker).length > 0) out.marker = marker;
-    }
-    if (el.hasAttribute('placeholder') && (el.localName === 'input' || el.localName === 'textarea')) {
-      const placeholder = differingFrom(getComputedStyle(el, '::placeholder'), cs, PLACEHOLDER_PROPERTIES);
-      if (Object.keys(placeholder).length > 0) out.placeholder = placeholder;
-    }
-    return out;
+    return this.push({ ...emptyCaptureNode(tag, parent), kind: 'gap', rect: this.rect(el), styles }, el);
   }
 }
 
 /** Controls whose text (a label, a placeholder, an option) is drawn with the element's font. */
 const TEXT_CONTROLS = new Set(['input', 'select', 'button', 'textarea']);
-
-function emptyNode(tag: string, parent: number): CaptureNode {
-  return {
-    kind: 'element',
-    tag,
-    parent,
-    children: [],
-    classes: [],
-    role: null,
-    aria_label: null,
-    text: '',
-    rect: { x: 0, y: 0, width: 0, height: 0 },
-    attrs: {},
-    styles: {},
-    pseudo: {},
-    states: [],
-    image_src: null,
-    svg: null,
-    pixels: null,
-    shadow: false,
-    scroll: null,
-  };
-}
 
 /**
  * Box sizes at full precision. Computed values are serialised to six significant digits
@@ -357,50 +288,6 @@ function scrollOffset(el: Element, cs: CSSStyleDeclaration): { x: number; y: num
   const x = el.scrollLeft;
   const y = el.scrollTop;
   return x === 0 && y === 0 ? null : { x: round(x), y: round(y) };
-}
-
-/** Displays whose boxes have a first line and a first letter. */
-const BLOCK_CONTAINER = /^(block|inline-block|list-item|flow-root|table-cell|table-caption)\b|\blist-item\b/;
-const FIRST_PSEUDO_TELLS = [
-  'font-size',
-  'font-family',
-  'font-weight',
-  'font-style',
-  'color',
-  'float',
-  'line-height',
-  'letter-spacing',
-  'text-transform',
-  'background-color',
-  'margin-top',
-  'margin-left',
-  'text-decoration-line',
-  'vertical-align',
-];
-
-const MARKER_PROPERTIES = ['color', 'font-size', 'font-weight', 'font-family', 'font-style', 'content'];
-const PLACEHOLDER_PROPERTIES = [
-  'color',
-  'opacity',
-  'font-size',
-  'font-weight',
-  'font-family',
-  'font-style',
-  'letter-spacing',
-  'text-transform',
-];
-
-function differingFrom(
-  pseudo: CSSStyleDeclaration,
-  own: CSSStyleDeclaration,
-  props: readonly string[],
-): StyleMap {
-  const out: StyleMap = {};
-  for (const prop of props) {
-    const value = pseudo.getPropertyValue(prop);
-    if (value !== '' && value !== own.getPropertyValue(prop) && value !== 'normal') out[prop] = value;
-  }
-  return out;
 }
 
 /** The source an `<img>` (or image input) shows: currentSrc is the picture/srcset choice. */

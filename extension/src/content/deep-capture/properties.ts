@@ -1,3 +1,5 @@
+import { BOX_PROPERTIES } from '../../../../shared/src/deep-capture/box-properties.js';
+
 /**
  * What the style reduction needs to know about CSS properties, beyond what the browser reports.
  *
@@ -219,17 +221,7 @@ export function isRecordable(name: string): boolean {
  * keeps of an element outside the area so that its siblings stay where they were.
  */
 export const LAYOUT_PROPERTIES: readonly string[] = [
-  'display',
-  'position',
-  'float',
-  'clear',
-  'box-sizing',
-  'width',
-  'height',
-  'min-width',
-  'min-height',
-  'max-width',
-  'max-height',
+  ...BOX_PROPERTIES,
   'margin-top',
   'margin-right',
   'margin-bottom',
@@ -246,10 +238,6 @@ export const LAYOUT_PROPERTIES: readonly string[] = [
   'border-right-style',
   'border-bottom-style',
   'border-left-style',
-  'top',
-  'right',
-  'bottom',
-  'left',
   'flex-grow',
   'flex-shrink',
   'flex-basis',

@@ -19,7 +19,7 @@ import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
 import type { DeepChoice } from './views/deep-options.js';
 import { ElementsView } from './views/elements-view.js';
-import { renderSaveForm } from './views/save-form.js';
+import { SaveForm } from './views/save-form.js';
 
 export interface CollectionElements {
   badge: HTMLElement;
@@ -38,8 +38,16 @@ export interface CollectionElements {
 export class CollectionSync {
   private collection: Collection | null = null;
   private ideas: IdeasListing | null = null;
-  private capturing = false;
+  /**
+   * The capture job in flight, if any; `item` when it ends in an item of the list (an element, an
+   * area, a full element or page; not a colour's pixels, which are added after the job).
+   */
+  private job: { item: boolean; done: Promise<unknown> } | null = null;
+  private saving = false;
+  /** Why saving is not possible (host down, idea list failed), shown until the idea list loads. */
+  private problem: string | undefined;
   private readonly elements: ElementsView;
+  private readonly saveForm: SaveForm;
 
   constructor(
     private readonly ui: CollectionElements,
@@ -55,6 +63,11 @@ export class CollectionSync {
       },
       signal,
     );
+    this.saveForm = new SaveForm(
+      ui.save,
+      { save: (ws, idea) => void this.save(ws, idea), reloadIdeas: () => void this.loadIdeas() },
+      signal,
+    );
   }
 
   /** Element captures started, and previews asked for: a late preview never shows over newer news. */
@@ -63,7 +76,7 @@ export class CollectionSync {
 
   /** A capture is in flight. */
   get busy(): boolean {
-    return this.capturing;
+    return this.job !== null;
   }
 
   async refresh(): Promise<void> {
@@ -75,10 +88,11 @@ export class CollectionSync {
       });
       this.collection = state.collection;
       this.render();
-      if (!state.host_connected)
-        this.renderSave(
-          'The X-IPE host is not connected: captures are kept, saving needs `x-ipe-uiux install`.',
-        );
+      if (!state.host_connected) {
+        this.problem =
+          'The X-IPE host is not connected: captures are kept, saving needs `x-ipe-uiux install`.';
+        this.renderSave();
+      }
       // When the host is down the worker reconnects by itself: the list comes as soon as it is back.
       void this.loadIdeas();
     } catch (err) {
@@ -96,10 +110,14 @@ export class CollectionSync {
     for (let attempt = 0, delay = 1000; attempt < 10 && !signal.aborted; attempt += 1) {
       try {
         this.ideas = await send({ type: 'xipe-toolbar:list_ideas' });
+        this.problem = undefined;
         this.renderSave();
         return;
       } catch (err) {
-        if (this.ideas === null) this.renderSave(err instanceof Error ? err.message : String(err));
+        if (this.ideas === null) {
+          this.problem = err instanceof Error ? err.message : String(err);
+          this.renderSave();
+        }
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 8000);
@@ -128,13 +146,14 @@ export class CollectionSync {
     );
   }
 
-  private renderSave(problem?: string): void {
-    renderSaveForm(
-      this.ui.save,
-      { collection: this.collection, ideas: this.ideas, problem },
-      { save: (ws, idea) => void this.save(ws, idea), reloadIdeas: () => void this.loadIdeas() },
-      this.signal,
-    );
+  private renderSave(): void {
+    this.saveForm.update({
+      collection: this.collection,
+      ideas: this.ideas,
+      problem: this.problem,
+      pending: this.job?.item ? 1 : 0,
+      saving: this.saving,
+    });
   }
 
   private async update(
@@ -169,8 +188,14 @@ export class CollectionSync {
       status.set('Choose an idea folder first.', 'error');
       return;
     }
-    status.set(`Saving to ${ideaFolder}…`);
+    if (this.saving) return;
+    this.saving = true;
+    this.renderSave();
     try {
+      // The panel already lists a capture in flight (its preview, "Save N items"): it is saved too.
+      if (this.job?.item) status.set(`Saving to ${ideaFolder} once the capture in progress is stored…`);
+      while (this.job?.item) await this.job.done;
+      status.set(`Saving to ${ideaFolder}…`);
       const r = await send({
         type: 'xipe-toolbar:save',
         idea_folder: ideaFolder,
@@ -191,26 +216,33 @@ export class CollectionSync {
         `Not saved: ${err instanceof Error ? err.message : String(err)}${hint} — your captures are kept.`,
         'error',
       );
-    }
-  }
-
-  /** Runs a capture job with `busy` set (callers refuse to start another meanwhile). */
-  async exclusive<T>(job: () => Promise<T>): Promise<T> {
-    this.capturing = true;
-    try {
-      return await job();
     } finally {
-      this.capturing = false;
+      this.saving = false;
+      this.renderSave();
     }
   }
 
   /**
-   * Captures an element or area: styles from the page, the crop from the worker, with the toolbar
-   * hidden and the page masked outside the crop meanwhile. Ignored while another capture runs.
+   * Runs a capture job with `busy` set (callers refuse to start another meanwhile); `item` when it
+   * ends in an item of the list, which a save then waits for.
    */
+  async exclusive<T>(job: () => Promise<T>, item = true): Promise<T> {
+    const running: { item: boolean; done: Promise<unknown> } = { item, done: Promise.resolve() };
+    this.job = running;
+    if (item) this.renderSave();
+    try {
+      const result = job();
+      running.done = result.catch(() => undefined);
+      return await result;
+    } finally {
+      this.job = null;
+      if (item) this.renderSave();
+    }
+  }
+
   /** Asks the worker to capture the viewport while the pointer rests (null when that would delay a capture). */
   async restFrame(): Promise<string | null> {
-    if (this.capturing) return null;
+    if (this.busy) return null;
     return (await send({ type: 'xipe-toolbar:rest_frame', viewport: viewportInfo() })).frame;
   }
 
@@ -225,7 +257,7 @@ export class CollectionSync {
     if (!id || token !== this.previews) return;
     const { data_url } = await send({ type: 'xipe-toolbar:preview', frame: id, crop: rect });
     // Not after a newer press, nor once a capture that started since has already listed its item.
-    if (!data_url || token !== this.previews || (this.captures > captures && !this.capturing)) return;
+    if (!data_url || token !== this.previews || (this.captures > captures && !this.busy)) return;
     this.elements.showPending({
       selector,
       tag: el.localName,
@@ -238,9 +270,13 @@ export class CollectionSync {
   /** The press ended in no capture: the preview goes. */
   cancelPreview(): void {
     this.previews += 1;
-    if (!this.capturing) this.elements.clearPending();
+    if (!this.busy) this.elements.clearPending();
   }
 
+  /**
+   * Captures an element or area: styles from the page, the crop from the worker, with the toolbar
+   * hidden and the page masked outside the crop meanwhile. Ignored while another capture runs.
+   */
   async captureElement(
     el: Element,
     kind: 'element' | 'area',
@@ -248,7 +284,7 @@ export class CollectionSync {
     selector: string,
     deep: () => DeepChoice | null = () => null,
   ): Promise<void> {
-    if (this.capturing) return;
+    if (this.busy) return;
     const choice = deep();
     this.captures += 1;
     const started = performance.now();
@@ -274,10 +310,8 @@ export class CollectionSync {
         this.added(item);
         if (choice) {
           // In the same page state as the crop: the mode's shield is still up (no :hover).
-          this.elements.deepRunning(item.key);
-          const stored = await deepCapture(item, visible, choice.instruction, this.ui.status);
-          this.elements.deepRunning(null);
-          if (stored) this.replaced(stored);
+          const stored = await deepCapture(item, visible, choice.instruction, this.ui.status, this.elements);
+          if (stored) this.added(stored);
           return;
         }
         const ms = Math.round(performance.now() - started);
@@ -305,22 +339,24 @@ export class CollectionSync {
    * item of its visible part (`replaces`) gives way to it.
    */
   async captureFullElement(el: Element, selector: string, replaces: string): Promise<void> {
-    if (this.capturing) return;
+    if (this.busy) return;
     const started = performance.now();
     const status = this.ui.status;
     try {
-      const { item } = await this.exclusive(() =>
-        captureFullPage(
+      // One job: a save waiting for it finds the whole element in place of its visible part.
+      const item = await this.exclusive(async () => {
+        const shot = await captureFullPage(
           {
             veil: this.ui.veil,
             progress: (done, total) => status.progress(`Full element: ${done}/${total}`, done / total),
             signal: this.signal,
           },
           { el, selector },
-        ),
-      );
-      this.added(item);
-      await this.remove(replaces);
+        );
+        this.added(shot.item);
+        await this.remove(replaces);
+        return shot.item;
+      });
       const ms = Math.round(performance.now() - started);
       const size = item.crop ? `${item.crop.width}×${item.crop.height} px` : '';
       const cut = item.capped_at ? ` It is taller than ${item.capped_at}px; the shot stops there.` : '';
@@ -336,7 +372,7 @@ export class CollectionSync {
    * it is visible. Refused while another capture runs.
    */
   async sample(rect: CssRect): Promise<Pixels | null> {
-    if (this.capturing) return null;
+    if (this.busy) return null;
     const veil = this.ui.veil;
     return this.exclusive(async () => {
       const visible = visiblePart(rect);
@@ -349,7 +385,7 @@ export class CollectionSync {
         veil.lift();
       }
       return shot ? decodePixels(shot.data_url) : null;
-    });
+    }, false);
   }
 
   async addColor(draft: ColorDraft): Promise<void> {
@@ -364,17 +400,16 @@ export class CollectionSync {
     }
   }
 
-  /** Lists an element the worker has stored. */
+  /** Lists an element the worker has stored (in place of its earlier state, e.g. before its deep capture). */
   added(item: CollectedElement): void {
-    if (this.collection)
-      this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
-    this.render();
-  }
-
-  /** Shows an item as the worker now stores it (its deep capture added). */
-  private replaced(item: CollectedElement): void {
     const c = this.collection;
-    if (c) this.collection = { ...c, elements: c.elements.map((e) => (e.key === item.key ? item : e)) };
+    if (c) {
+      const listed = c.elements.some((e) => e.key === item.key);
+      const elements = listed
+        ? c.elements.map((e) => (e.key === item.key ? item : e))
+        : [...c.elements, item];
+      this.collection = { ...c, elements };
+    }
     this.render();
   }
 }

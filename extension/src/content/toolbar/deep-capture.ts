@@ -2,6 +2,7 @@ import type { CollectedElement, CssRect } from '../../../../shared/src/toolbar-m
 import { toPageBox } from './dom.js';
 import { send } from './runtime.js';
 import type { StatusLine } from './status-line.js';
+import type { ElementsView } from './views/elements-view.js';
 
 /**
  * The deep part of a capture (DESIGN §7), right after the item and its crop are stored: the worker
@@ -36,8 +37,10 @@ export async function deepCapture(
   visible: CssRect,
   instruction: string,
   status: StatusLine,
+  list: Pick<ElementsView, 'deepRunning'>,
 ): Promise<CollectedElement | null> {
   const started = performance.now();
+  list.deepRunning(item.key);
   const text = `Deep capture of ${item.selector}: reading its elements and styles, fetching fonts and images…`;
   status.progress(text, 0);
   const timer = setInterval(() => status.progress(text, creep(performance.now() - started)), 100);
@@ -48,13 +51,14 @@ export async function deepCapture(
       rect: toPageBox(visible),
       instruction,
     });
-    clearInterval(timer);
     status.set(deepStatus(stored, Math.round(performance.now() - started)), 'ok');
     return stored;
   } catch (err) {
-    clearInterval(timer);
     const why = (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
     status.set(`Deep capture failed (${why}); the plain capture of ${item.selector} is kept.`, 'error');
     return null;
+  } finally {
+    clearInterval(timer);
+    list.deepRunning(null);
   }
 }

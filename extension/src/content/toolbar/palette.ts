@@ -1,8 +1,8 @@
-import type { ColorRole } from '../../../../shared/src/design-tokens.js';
-import { parseHex, type Rgba, toHex, toHsl } from './color.js';
+import type { ColorUsage } from '../../../../shared/src/palette-roles.js';
+import { type Rgba, toHex } from './color.js';
 
-/** Where a colour was seen on the page. */
-export type ColorUsage = 'background' | 'text' | 'border' | 'fill';
+// The role guess is shared with the deep capture's area tokens: one rule for both.
+export { type ColorUsage, suggestRoles } from '../../../../shared/src/palette-roles.js';
 
 export interface PaletteEntry {
   hex: string;
@@ -34,29 +34,4 @@ export class PaletteCounter {
       .sort((a, b) => b.count - a.count || a.hex.localeCompare(b.hex))
       .slice(0, limit);
   }
-}
-
-function saturation(hex: string): number {
-  const c = parseHex(hex);
-  return c ? toHsl(c).s : 0;
-}
-
-/**
- * First-guess roles for a page palette: the most used background and text colours, then the
- * most used saturated colours as primary, secondary, accent. The designer can change every one.
- */
-export function suggestRoles(palette: readonly PaletteEntry[]): Map<string, ColorRole> {
-  const roles = new Map<string, ColorRole>();
-  const byUsage = (u: ColorUsage) => [...palette].sort((a, b) => b.usage[u] - a.usage[u]);
-  const bg = byUsage('background')[0];
-  if (bg && bg.usage.background > 0) roles.set(bg.hex, 'background');
-  const text = byUsage('text').find((e) => !roles.has(e.hex) && e.usage.text > 0);
-  if (text) roles.set(text.hex, 'text');
-  const brand = palette.filter((e) => !roles.has(e.hex) && saturation(e.hex) >= 35);
-  const order: ColorRole[] = ['primary', 'secondary', 'accent'];
-  brand.slice(0, 3).forEach((e, i) => {
-    const role = order[i];
-    if (role) roles.set(e.hex, role);
-  });
-  return roles;
 }

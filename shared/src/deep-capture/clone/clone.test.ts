@@ -1,59 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { testCapture, testNode } from '../../../../test/helpers/captures.js';
 import type { AreaCapture, CaptureNode } from '../area-capture.js';
 import { safeDeclaration } from './css.js';
 import { compactShorthands, readableColor } from './declarations.js';
 import { buildClone } from './index.js';
 import { classHint, nodeClassNames } from './names.js';
 
-function node(partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>): CaptureNode {
-  return {
-    kind: 'element',
-    parent: null,
-    children: [],
-    classes: [],
-    role: null,
-    aria_label: null,
-    text: '',
-    rect: { x: 0, y: 0, width: 100, height: 20 },
-    attrs: {},
-    styles: {},
-    pseudo: {},
-    states: [],
-    image_src: null,
-    svg: null,
-    pixels: null,
-    shadow: false,
-    scroll: null,
-    ...partial,
-  };
-}
-
-function capture(nodes: CaptureNode[], extra: Partial<AreaCapture> = {}): AreaCapture {
-  return {
-    version: 1,
-    url: 'https://site.test/page',
-    title: 'Page',
-    rect: { x: 10, y: 500, width: 400, height: 200 },
-    scroll: { x: 0, y: 500 },
-    viewport: { width: 1280, height: 720, dpr: 1 },
-    canvas_color: 'rgb(255, 255, 255)',
-    backdrop: [],
-    clip: null,
-    root: 0,
-    nodes,
-    custom_properties: {},
-    fonts: [],
-    resources: [],
-    diagnostics: {
-      elements_hit: nodes.length,
-      gaps: 0,
-      truncated: false,
-      unreadable_sheets: [],
-      elapsed_ms: 1,
-    },
-    ...extra,
-  };
-}
+const node = (partial: Partial<CaptureNode> & Pick<CaptureNode, 'tag'>) =>
+  testNode(partial, { x: 0, y: 0, width: 100, height: 20 });
+const capture = testCapture;
 
 const files: Record<string, string> = {
   'https://site.test/hero.png': 'a1b2.png',

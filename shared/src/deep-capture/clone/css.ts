@@ -1,4 +1,5 @@
 import type { AreaCapture, CaptureNode, StyleMap } from '../area-capture.js';
+import { staysInDeclaration } from '../css-scan.js';
 import { rewriteCssUrls } from '../css-urls.js';
 import { buildTokens, compactShorthands, orderedEntries, type Tokens, tokenize } from './declarations.js';
 
@@ -30,23 +31,7 @@ const PROPERTY_NAME = /^(?:-?[a-z][a-z0-9-]*|--[\w-]+)$/;
 export function safeDeclaration(prop: string, value: string): boolean {
   if (!PROPERTY_NAME.test(prop)) return false;
   if (/https?:|\/\/|blob:|javascript:|@import|<\/?style/i.test(value)) return false;
-  let quote: string | null = null;
-  let depth = 0;
-  for (let i = 0; i < value.length; i++) {
-    const ch = value[i];
-    if (ch === '\\') {
-      i++;
-      continue;
-    }
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '(') depth++;
-    else if (ch === ')') depth--;
-    else if (ch === '{' || ch === '}' || ch === ';') return false;
-    if (depth < 0) return false;
-  }
-  return quote === null && depth === 0;
+  return staysInDeclaration(value);
 }
 
 function block(selector: string, styles: StyleMap, indent = ''): string {

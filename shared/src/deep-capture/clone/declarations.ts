@@ -1,5 +1,6 @@
 import { parseFontFamily } from '../../design-tokens.js';
 import type { StyleMap } from '../area-capture.js';
+import { BOX_PROPERTIES } from '../box-properties.js';
 
 /**
  * Turning captured style maps into readable declarations: colours and font stacks become custom
@@ -185,22 +186,8 @@ export function compactShorthands(styles: StyleMap): StyleMap {
 }
 
 const ORDER = [
-  'display',
-  'position',
-  'top',
-  'right',
-  'bottom',
-  'left',
+  ...BOX_PROPERTIES,
   'z-index',
-  'float',
-  'clear',
-  'box-sizing',
-  'width',
-  'height',
-  'min-width',
-  'min-height',
-  'max-width',
-  'max-height',
   'margin',
   'padding',
   'border',

@@ -1,21 +1,46 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../constants.js';
-import { DTCG_FILE, toDtcg } from '../../design-tokens.js';
+import { mergeReferencedElements, REFERENCED_ELEMENTS_FILE } from '../../deep-capture/referenced-elements.js';
+import { areasOfSave } from '../../deep-capture/saved-areas.js';
 import { validationError, XipeError } from '../../errors.js';
-import { jsonByteLength, ReferenceData, type SaveResult } from '../../reference-data.js';
+import {
+  jsonByteLength,
+  type MergedReferenceData,
+  ReferenceData,
+  type SaveResult,
+} from '../../reference-data.js';
 import { fsyncDir, isTempName, TEMP_PREFIX, toWriteError, writeFileAtomic } from '../atomic-write.js';
 import { removeDeadLockLeftovers, withIdeaLock } from './lock.js';
 import { mergeSessions, SessionCache, SessionData, type SessionRecord } from './merge.js';
 import { nextNumber, SESSION_FILE_PATTERN, sessionFileName } from './numbering.js';
-import { ideaPaths, MERGED_FILE, prepareIdeaDirs, workspaceRelative } from './path-safety.js';
+import {
+  areasForTokens,
+  PAGE_REFERENCES_DIR,
+  pageFiles,
+  readReferencedFile,
+  writeReferenced,
+  writeTokensFile,
+} from './page-references.js';
+import {
+  ideaPaths,
+  MERGED_FILE,
+  prepareIdeaDirs,
+  preparePlainSubdir,
+  SESSIONS_DIR,
+  workspaceRelative,
+} from './path-safety.js';
 import { decodeScreenshots, removeFiles, type StagedImageSource, writeScreenshots } from './screenshots.js';
+import { restoreSnapshot, type Snapshot, snapshotFiles } from './snapshot.js';
 
 /**
  * The idea store (docs/architecture.md, The idea store): the one place that writes `<workspace>/x-ipe-docs/ideas/<idea>/
  * uiux-references/`. A save validates everything first, then, holding the idea's cross-process
  * lock, writes the screenshots, the session (never overwriting) and the rebuilt merged view. A save
- * that fails part-way removes what it wrote, so the idea is left as it was.
+ * that carries areas (3.0 `areas[]`, or elements with `html_css`/`instruction`) or static resources
+ * also lands them in `page-element-references/referenced-elements.json` (saved-areas.ts). The DTCG
+ * tokens file holds the sessions' tokens and every area's. A save that fails part-way removes what
+ * it wrote and puts back the views it replaced, so the idea is left as it was.
  */
 
 export interface StoreLogger {
@@ -82,12 +107,19 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
         fs.readdir(dirs.refsDir).catch(() => [] as string[]),
       ]);
       await removeLeftovers(dirs, sessionNames, refsNames);
+      const page = pageFiles(dirs.refsDir);
+      // A save that lands in referenced-elements.json needs it readable before anything is written.
+      const landsAreas = areasOfSave(data, null, '') !== null;
+      if (landsAreas) {
+        await preparePlainSubdir(dirs.refsDir, PAGE_REFERENCES_DIR, `${PAGE_REFERENCES_DIR}/`);
+      }
+      const existing = landsAreas ? await readReferencedFile(page.referenced) : null;
 
       const shots = await writeScreenshots(data, pending, dirs.screenshotsDir).catch((err: unknown) => {
         throw toWriteError(targetOf(err) ?? dirs.screenshotsDir, err);
       });
       const written = [...shots.files];
-      let previousViews: SavedViews | null = null;
+      let previousViews: Snapshot | null = null;
       try {
         if (shots.files.length > 0) await fsyncDir(dirs.screenshotsDir);
         const { number, name, file, record } = await writeSession(dirs.sessionsDir, sessionNames, shots.data);
@@ -99,8 +131,30 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
           sessionNames.filter((n) => n !== name),
           (skipped, reason) => logger?.warn('session left out of the merged view', { file: skipped, reason }),
         );
-        previousViews = await readViews(dirs.refsDir);
-        await writeMergedViews(dirs.refsDir, data.idea_folder, [...others, record]);
+        const records = [...others, record];
+        previousViews = await snapshotFiles([
+          path.join(dirs.refsDir, MERGED_FILE),
+          page.tokens,
+          ...(landsAreas ? [page.referenced, page.summary] : []),
+        ]);
+        const landed = areasOfSave(shots.data, existing, `${SESSIONS_DIR}/${name}`);
+        const referenced =
+          landed === null
+            ? null
+            : mergeReferencedElements(existing, {
+                source_url: data.source_url,
+                timestamp: new Date().toISOString(),
+                ...landed,
+              });
+        const areas =
+          referenced?.areas ??
+          (await areasForTokens(dirs.refsDir, (reason) =>
+            logger?.warn('area tokens left out of the tokens file', { reason }),
+          ));
+        const merged = await writeMergedView(dirs.refsDir, data.idea_folder, records);
+        await writeTokensFile(page.tokens, merged?.design_tokens ?? {}, records.length > 0 ? areas : []);
+        if (referenced !== null) await writeReferenced(page, data.idea_folder, referenced);
+        const areaIds = landed?.areas.map((a) => a.area_id) ?? [];
         return {
           status: 'success',
           session_file: name,
@@ -121,12 +175,21 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
           ),
           idea_folder: data.idea_folder,
           workspace: paths.workspace,
+          ...(referenced !== null
+            ? {
+                referenced_elements_path: workspaceRelative(
+                  paths.workspace,
+                  path.join(paths.ideaDir, 'uiux-references', PAGE_REFERENCES_DIR, REFERENCED_ELEMENTS_FILE),
+                ),
+                area_ids: areaIds,
+              }
+            : {}),
         } satisfies SaveResult;
       } catch (err) {
         await removeFiles(written);
         // The merged views may already list this save: put back exactly the bytes they had.
         if (previousViews !== null) {
-          await restoreViews(previousViews).catch((rollbackErr: unknown) =>
+          await restoreSnapshot(previousViews).catch((rollbackErr: unknown) =>
             logger?.warn('could not roll back the merged view', { error: String(rollbackErr) }),
           );
         }
@@ -141,20 +204,16 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
   });
 }
 
-/**
- * Writes `reference-data.json` and, when there are design tokens, the DTCG tokens file beside it.
- * With no sessions left (a rolled-back first save) both are removed.
- */
-async function writeMergedViews(
+/** Writes `reference-data.json` (removed with no sessions left: a rolled-back first save). */
+async function writeMergedView(
   refsDir: string,
   ideaFolder: string,
   records: SessionRecord[],
-): Promise<void> {
+): Promise<MergedReferenceData | null> {
   const mergedFile = path.join(refsDir, MERGED_FILE);
-  const tokensFile = path.join(refsDir, DTCG_FILE);
   if (records.length === 0) {
-    await removeFiles([mergedFile, tokensFile]);
-    return;
+    await removeFiles([mergedFile]);
+    return null;
   }
   const merged = mergeSessions(ideaFolder, records, new Date());
   await writeFileAtomic(mergedFile, `${JSON.stringify(merged, null, 2)}\n`, { overwrite: true }).catch(
@@ -162,41 +221,7 @@ async function writeMergedViews(
       throw toWriteError(mergedFile, err);
     },
   );
-  // The merged design tokens also as a W3C Design Tokens (DTCG 2025.10) file beside it.
-  if (Object.keys(merged.design_tokens).length > 0) {
-    await writeFileAtomic(tokensFile, `${JSON.stringify(toDtcg(merged.design_tokens), null, 2)}\n`, {
-      overwrite: true,
-    }).catch((err: unknown) => {
-      throw toWriteError(tokensFile, err);
-    });
-  }
-}
-
-/** The merged views' bytes before a save touches them (null: the file did not exist). */
-type SavedViews = Array<{ file: string; bytes: Buffer | null }>;
-
-async function readViews(refsDir: string): Promise<SavedViews> {
-  return Promise.all(
-    [MERGED_FILE, DTCG_FILE].map(async (name) => {
-      const file = path.join(refsDir, name);
-      try {
-        return { file, bytes: await fs.readFile(file) };
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file, bytes: null };
-        throw toWriteError(file, err);
-      }
-    }),
-  );
-}
-
-/** Rollback of a failed save: the merged views byte-identical to what they were before it. */
-async function restoreViews(views: SavedViews): Promise<void> {
-  for (const { file, bytes } of views) {
-    if (bytes === null) await fs.rm(file, { force: true });
-    else if (!(await fs.readFile(file).catch(() => null))?.equals(bytes)) {
-      await writeFileAtomic(file, bytes, { overwrite: true });
-    }
-  }
+  return merged;
 }
 
 function targetOf(err: unknown): string | undefined {
