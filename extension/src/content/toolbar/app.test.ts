@@ -49,6 +49,8 @@ vi.mock('./modes/index.js', () => ({
 /** What the toolbar sent the worker. */
 const sent: Record<string, unknown>[] = [];
 let captured: object = {};
+/** Holds deep captures back until the test lets them finish. */
+let deepGate: Promise<void> = Promise.resolve();
 const DEEP = { element_count: 143, resource_count: 12, skipped_count: 1, elapsed_ms: 900 };
 vi.mock('./runtime.js', () => ({
   ToolbarFailure: class extends Error {},
@@ -72,6 +74,7 @@ vi.mock('./runtime.js', () => ({
       return captured;
     }
     if (request.type === 'xipe-toolbar:deep_capture') {
+      await deepGate;
       if (request.instruction === 'fail') throw new Error('The page navigated away.');
       return { ...captured, deep: { ...DEEP, instruction: request.instruction } };
     }
@@ -296,5 +299,36 @@ describe('toolbar controller', () => {
     button('beta').click();
     await settle();
     expect(toggle.checked).toBe(false);
+  });
+
+  it('shows a finished deep capture in its row, leaving a note being typed in another row alone', async () => {
+    button('alpha').click();
+    await settle();
+    await last().ctx.captureElement(document.body, 'element', { x: 0, y: 0, width: 100, height: 100 });
+    let release = () => undefined as void;
+    deepGate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    button('beta').click();
+    await settle();
+    const capturing = last().ctx.captureElement(document.body, 'area', {
+      x: 0,
+      y: 0,
+      width: 100,
+      height: 100,
+    });
+    await settle();
+    expect(shadow.querySelector('.list .item:nth-child(2) .deep')?.textContent).toBe('Deep capture…');
+    const note = shadow.querySelector<HTMLTextAreaElement>('.list .item textarea');
+    if (!note) throw new Error('no note field');
+    note.value = 'Half-typed no';
+    release();
+    await capturing;
+    expect(shadow.querySelector('.list .item:nth-child(2) .deep')?.textContent).toMatch(
+      /^deep · 143 elements/,
+    );
+    expect(shadow.querySelector('.list .item textarea')).toBe(note);
+    expect(note.value).toBe('Half-typed no');
+    deepGate = Promise.resolve();
   });
 });

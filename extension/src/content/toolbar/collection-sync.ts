@@ -311,7 +311,7 @@ export class CollectionSync {
         if (choice) {
           // In the same page state as the crop: the mode's shield is still up (no :hover).
           const stored = await deepCapture(item, visible, choice.instruction, this.ui.status, this.elements);
-          if (stored) this.added(stored);
+          if (stored) this.deepDone(stored);
           return;
         }
         const ms = Math.round(performance.now() - started);
@@ -400,16 +400,17 @@ export class CollectionSync {
     }
   }
 
-  /** Lists an element the worker has stored (in place of its earlier state, e.g. before its deep capture). */
+  /** Lists an element the worker has stored. */
   added(item: CollectedElement): void {
-    const c = this.collection;
-    if (c) {
-      const listed = c.elements.some((e) => e.key === item.key);
-      const elements = listed
-        ? c.elements.map((e) => (e.key === item.key ? item : e))
-        : [...c.elements, item];
-      this.collection = { ...c, elements };
-    }
+    if (this.collection)
+      this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
     this.render();
+  }
+
+  /** An item's deep capture is staged: its row shows it in place (a note being typed stays). */
+  private deepDone(item: CollectedElement): void {
+    const c = this.collection;
+    if (c) this.collection = { ...c, elements: c.elements.map((e) => (e.key === item.key ? item : e)) };
+    this.elements.showDeep(item);
   }
 }

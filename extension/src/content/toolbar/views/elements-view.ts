@@ -71,8 +71,23 @@ export class ElementsView {
     this.deepKey = key;
     for (const line of Array.from(this.el.querySelectorAll('.deep[aria-busy]'))) line.remove();
     if (key === null) return;
-    const meta = this.el.querySelector(`.item[data-key="${CSS.escape(key)}"] .meta`);
-    meta?.querySelector('.sub')?.after(h('div', { class: 'deep', 'aria-busy': 'true' }, 'Deep capture…'));
+    this.meta(key)
+      ?.querySelector('.sub')
+      ?.after(h('div', { class: 'deep', 'aria-busy': 'true' }, 'Deep capture…'));
+  }
+
+  /**
+   * Shows an item's finished deep capture in its row, in place: a full render would drop a note
+   * the designer is typing meanwhile.
+   */
+  showDeep(item: CollectedElement): void {
+    const meta = this.meta(item.key);
+    for (const old of Array.from(meta?.querySelectorAll('.deep, textarea.instruction') ?? [])) old.remove();
+    meta?.querySelector('.sub')?.after(...this.deepLines(item));
+  }
+
+  private meta(key: string): Element | null {
+    return this.el.querySelector(`.item[data-key="${CSS.escape(key)}"] .meta`);
   }
 
   render(items: CollectedElement[]): void {
