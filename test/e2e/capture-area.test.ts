@@ -151,6 +151,56 @@ describe('capture_area', () => {
     }
   });
 
+  it("reads a cross-origin stylesheet's :hover rules through the extension: the clone hovers like the page", async () => {
+    const page = await open('landing.html');
+    try {
+      // The page applies the other origin's sheet but cannot read it (no CORS).
+      const readable = await page.evaluate((origin) => {
+        const sheet = Array.from(document.styleSheets).find((s) => s.href?.startsWith(origin));
+        try {
+          return sheet === undefined ? null : sheet.cssRules.length >= 0;
+        } catch {
+          return false;
+        }
+      }, server.remoteOrigin);
+      expect(readable).toBe(false);
+      const { isError, body } = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.promo-banner',
+        url_contains: 'landing.html',
+      });
+      expect(isError, JSON.stringify(body)).toBe(false);
+      const files = body.files as Record<string, string>;
+      const css = fs.readFileSync(files.styles_css ?? '', 'utf8');
+      expect(css).toMatch(/:hover \{[^}]*(#fed7aa|254, 215, 170)/);
+
+      // Hover the banner in the page and at the same place in the clone opened offline.
+      const rect = await rectOf(page, '.promo-banner');
+      await page.evaluate((y) => window.scrollTo(0, y - 100), rect.y);
+      const scrollY = await page.evaluate(() => window.scrollY);
+      const at = { x: rect.width / 2, y: rect.height / 2 };
+      await page.mouse.move(rect.x + at.x, rect.y - scrollY + at.y);
+      await new Promise((r) => setTimeout(r, 150));
+      const cdp = await page.createCDPSession();
+      const shot = await cdp.send('Page.captureScreenshot', {
+        format: 'png',
+        clip: { ...rect, scale: 1 },
+        captureBeyondViewport: false,
+      });
+      await cdp.detach();
+      const hoveredPage = Buffer.from(shot.data, 'base64');
+      const hoveredClone = await renderOffline(env.browser, files.structure_html ?? '', rect, { hover: at });
+      expect(hoveredClone.refused).toEqual([]);
+      const { share } = await comparePngs(scratch, hoveredPage, hoveredClone.screenshot, FIDELITY_TOLERANCE);
+      expect(share).toBeGreaterThanOrEqual(0.97);
+      const unhovered = fs.readFileSync(files.screenshot ?? '');
+      const { share: same } = await comparePngs(scratch, unhovered, hoveredPage, FIDELITY_TOLERANCE);
+      expect(same, 'hovering must change the banner, or this test proves nothing').toBeLessThan(0.9);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('never writes typed values, the password or handlers', async () => {
     const page = await open('signup.html');
     try {

@@ -18,6 +18,7 @@ import {
   measureArea,
   median,
   rectOf,
+  renderOffline,
   writeClone,
 } from '../support/deep-capture.js';
 import { AREAS, type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';
@@ -192,7 +193,9 @@ describe('interaction states and stylesheets', () => {
       await cdp.detach();
       const pageHovered = Buffer.from(shot.data, 'base64');
       const inClone = { x: link.x - (rect.x - link.scrollX), y: link.y - (rect.y - link.scrollY) };
-      const rendered = await renderHovered(written.htmlPath, rect, inClone);
+      const { screenshot: rendered } = await renderOffline(browser, written.htmlPath, rect, {
+        hover: inClone,
+      });
       const { share } = await comparePngs(scratch, pageHovered, rendered);
       expect(share).toBeGreaterThanOrEqual(0.99);
       const { share: unhovered } = await comparePngs(scratch, screenshot, pageHovered);
@@ -212,32 +215,6 @@ describe('interaction states and stylesheets', () => {
     }
   });
 });
-
-/** The clone opened offline with the mouse at `at` (area coordinates); its screenshot. */
-async function renderHovered(
-  htmlPath: string,
-  rect: { width: number; height: number },
-  at: { x: number; y: number },
-) {
-  const page = await browser.newPage();
-  try {
-    await page.setViewport({ width: 1280, height: Math.max(600, Math.ceil(rect.height)) });
-    await page.goto(`file://${htmlPath}`);
-    await page.evaluate(() => document.fonts.ready);
-    await page.mouse.move(at.x, at.y);
-    await new Promise((r) => setTimeout(r, 100));
-    const cdp = await page.createCDPSession();
-    const shot = await cdp.send('Page.captureScreenshot', {
-      format: 'png',
-      clip: { x: 0, y: 0, width: rect.width, height: rect.height, scale: 1 },
-      captureBeyondViewport: false,
-    });
-    await cdp.detach();
-    return Buffer.from(shot.data, 'base64');
-  } finally {
-    await page.close();
-  }
-}
 
 describe('the engine bundle', () => {
   it('is its own file: the toolbar bundle does not carry it', () => {

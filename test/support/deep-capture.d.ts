@@ -47,6 +47,7 @@ export declare function renderOffline(
   browser: Browser,
   htmlPath: string,
   rect: CaptureRect,
+  options?: { hover?: { x: number; y: number } | null },
 ): Promise<{ screenshot: Buffer; refused: string[] }>;
 
 export declare function comparePngs(

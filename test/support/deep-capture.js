@@ -228,8 +228,11 @@ export async function writeClone({ capture, screenshot, dir, areaId = 'area-1', 
   return { htmlPath, cssPath, referencedPath, clone, resources };
 }
 
-/** Opens the clone from disk with every non-file request refused; returns its screenshot. */
-export async function renderOffline(browser, htmlPath, rect) {
+/**
+ * Opens the clone from disk with every non-file request refused; returns its screenshot, taken
+ * with the mouse at `hover` (area coordinates) when given.
+ */
+export async function renderOffline(browser, htmlPath, rect, { hover = null } = {}) {
   const page = await browser.newPage();
   const refused = [];
   try {
@@ -250,6 +253,10 @@ export async function renderOffline(browser, htmlPath, rect) {
     await page.evaluate(() =>
       document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => r()))),
     );
+    if (hover !== null) {
+      await page.mouse.move(hover.x, hover.y);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const cdp = await page.createCDPSession();
     const shot = await cdp.send('Page.captureScreenshot', {
       format: 'png',

@@ -120,3 +120,35 @@ export function restoreFloating(): boolean {
   }
   return true;
 }
+
+/**
+ * The stylesheets of the page that neither it nor a content script can read (cross-origin without
+ * CORS), by URL: in the document, in open shadow roots and behind readable sheets' `@import`s. The
+ * worker fetches them so the engine can read their `:hover`/`:focus` rules. At most 64.
+ */
+export function listUnreadableSheets(): string[] {
+  const out = new Set<string>();
+  const visit = (sheet: CSSStyleSheet, depth: number): void => {
+    if (out.size >= 64 || depth > 4) return;
+    let rules: CSSRuleList;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      if (sheet.href !== null && /^https?:/i.test(sheet.href)) out.add(sheet.href);
+      return;
+    }
+    for (const rule of Array.from(rules)) {
+      if (rule instanceof CSSImportRule && rule.styleSheet !== null) visit(rule.styleSheet, depth + 1);
+    }
+  };
+  const scopes: (Document | ShadowRoot)[] = [document];
+  for (let i = 0; i < scopes.length && i < 2000; i++) {
+    const scope = scopes[i];
+    if (scope === undefined) break;
+    for (const sheet of [...Array.from(scope.styleSheets), ...scope.adoptedStyleSheets]) visit(sheet, 0);
+    for (const el of Array.from(scope.querySelectorAll('*'))) {
+      if (el.shadowRoot !== null) scopes.push(el.shadowRoot);
+    }
+  }
+  return [...out];
+}

@@ -6,10 +6,12 @@ import { cutPixelNodes, shootArea } from '../deep-capture/area-shot.js';
 import {
   type AreaPlacement,
   hideFloating,
+  listUnreadableSheets,
   locateArea,
   restoreFloating,
 } from '../deep-capture/page-functions.js';
 import { captureAreaInTab } from '../deep-capture/run-capture.js';
+import { fetchSheets } from '../deep-capture/sheets.js';
 import { mapApiError } from '../injection/run-injection.js';
 import { type PageMetrics, preparePage, restorePage } from '../screenshot/page-functions.js';
 import { scriptableTab } from '../scriptable-tab.js';
@@ -102,6 +104,15 @@ export async function captureArea(
         },
       );
     }
+    // Cross-origin stylesheets are fetched while the page is placed (for their :hover rules).
+    const sheets = executeFunction({ target: { tabId: tab.id }, func: listUnreadableSheets, args: [] })
+      .then(([listed]) => {
+        const hrefs: unknown = listed?.result;
+        return fetchSheets(
+          Array.isArray(hrefs) ? hrefs.filter((h): h is string => typeof h === 'string') : [],
+        );
+      })
+      .catch(() => ({}));
     let step = plan(placement);
     let metrics = await prepare(tab.id, step, placement.rect);
     if (!step.hideFloating && !inView({ ...placement, scrollX: metrics.scrollX }, metrics.scrollY)) {
@@ -113,7 +124,7 @@ export async function captureArea(
     // The engine reads all geometry before it first yields, so the screenshot's bands may scroll
     // while it finishes: both run at once.
     const [capture, pixels] = await Promise.all([
-      captureAreaInTab(tab.id, placement.rect).finally(() => lap('engine')),
+      captureAreaInTab(tab.id, placement.rect, sheets).finally(() => lap('engine')),
       shootArea(tab.id, placement.rect, metrics).finally(() => lap('shot')),
     ]);
     await cutPixelNodes(capture, pixels);

@@ -20,7 +20,7 @@ function base64(bytes: Uint8Array): string {
 }
 
 /** Reads at most `max` bytes; null when the body is longer. */
-async function readCapped(response: Response, max: number): Promise<Uint8Array | null> {
+export async function readCapped(response: Response, max: number): Promise<Uint8Array | null> {
   const reader = response.body?.getReader();
   if (reader === undefined) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];

@@ -13,7 +13,7 @@ import { layoutBox, round } from './geometry.js';
 import { NodeBuilder } from './node-builder.js';
 import { pixelsOf } from './pixels.js';
 import { collectStates } from './states.js';
-import { readPageRules, type SheetFetcher } from './stylesheets.js';
+import { readPageRules, type SheetSource } from './stylesheets.js';
 
 /**
  * The deep-capture engine: reads an area of the live page into an AreaCapture
@@ -32,8 +32,8 @@ export interface CaptureOptions {
   rect: CaptureRect;
   /** Tags of our own UI in the page (the toolbar host), never captured. */
   ignoreTags?: readonly string[];
-  /** Reads cross-origin stylesheets the page cannot (see stylesheets.ts); null to skip them. */
-  fetchSheet?: SheetFetcher | null;
+  /** Texts of the cross-origin stylesheets the page cannot read (see stylesheets.ts); null: none. */
+  sheets?: SheetSource | null;
   /** False: every computed value on every node (the SingleFile-style baseline the bench compares). */
   reduce?: boolean;
 }
@@ -123,7 +123,7 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
     }),
   );
 
-  const rules = await readPageRules(doc, builder.shadowRoots, options.fetchSheet ?? null);
+  const rules = readPageRules(doc, builder.shadowRoots, options.sheets ?? null);
   const captured = builder.nodes.flatMap((node, index) => {
     const el = builder.elements[index];
     return node.kind === 'gap' || el === undefined ? [] : [{ el, index }];

@@ -10,7 +10,11 @@ import { captureArea } from './engine.js';
 
 export interface DeepCaptureApi {
   version: number;
-  capture(rect: CaptureRect, options?: { reduce?: boolean }): Promise<AreaCapture>;
+  /** `sheets`: texts of cross-origin stylesheets the worker fetched, by URL. */
+  capture(
+    rect: CaptureRect,
+    options?: { reduce?: boolean; sheets?: Record<string, string> },
+  ): Promise<AreaCapture>;
 }
 
 /** The toolbar's host element (extension/src/toolbar): our own UI, never part of a capture. */
@@ -20,6 +24,13 @@ const g = globalThis as { __xipeDeepCapture?: DeepCaptureApi };
 
 g.__xipeDeepCapture ??= {
   version: 1,
-  capture: (rect, options) =>
-    captureArea({ rect, ignoreTags: [TOOLBAR_TAG], fetchSheet: null, reduce: options?.reduce !== false }),
+  capture: (rect, options) => {
+    const sheets = options?.sheets ?? {};
+    return captureArea({
+      rect,
+      ignoreTags: [TOOLBAR_TAG],
+      sheets: (href) => (Object.hasOwn(sheets, href) ? (sheets[href] ?? null) : null),
+      reduce: options?.reduce !== false,
+    });
+  },
 };

@@ -3,14 +3,24 @@
  * `@layer`, `@import`, nesting with `&` resolved), each with the base URL its relative url()s
  * resolve against, per tree scope (the document and each open shadow root).
  *
- * Cross-origin stylesheets served without CORS cannot be read by the page (`cssRules` throws).
- * The seam for them is `SheetFetcher`: given the sheet's URL it returns its text, which the
- * engine parses into a constructed stylesheet it never attaches. In a content script the
- * extension can fetch that text with its host permissions; without a fetcher the sheet is only
- * reported as unreadable.
+ * Cross-origin stylesheets served without CORS cannot be read by the page (`cssRules` throws),
+ * nor by a content script. The extension's worker can fetch their text with its host permissions:
+ * it lists them before the capture (background/deep-capture/page-functions.ts, `listUnreadableSheets`),
+ * fetches them (sheets.ts there) and hands the texts in as a `SheetSource`; the engine parses each
+ * into a constructed stylesheet it never attaches. A sheet without text is reported as unreadable.
  */
 
-export type SheetFetcher = (href: string) => Promise<string | null>;
+/** The text of a cross-origin sheet the worker fetched, by its URL; null when it has none. */
+export type SheetSource = (href: string) => string | null;
+
+function parseSheet(href: string, source: SheetSource | null): CSSRuleList | null {
+  const text = source?.(href) ?? null;
+  if (text === null) return null;
+  const constructed = new CSSStyleSheet({ baseURL: href });
+  // Constructed sheets ignore @import; a fetched sheet's own imports are not followed.
+  constructed.replaceSync(text);
+  return constructed.cssRules;
+}
 
 export interface FlatRule {
   /** Selector with nesting resolved, e.g. `:is(.card):hover .title`. */
@@ -59,8 +69,12 @@ function readRules(sheet: CSSStyleSheet): CSSRuleList | null {
 class RuleFlattener {
   readonly rules: FlatRule[] = [];
   readonly fontFaces: FontFaceSource[] = [];
+  readonly unreadable: string[] = [];
 
-  constructor(private readonly win: Window) {}
+  constructor(
+    private readonly win: Window,
+    private readonly source: SheetSource | null,
+  ) {}
 
   addSheet(sheet: CSSStyleSheet, rules: CSSRuleList, fallbackBase: string): void {
     if (sheet.disabled) return;
@@ -88,8 +102,13 @@ class RuleFlattener {
         if (CSS.supports(rule.conditionText)) this.addList(rule.cssRules, baseUrl, parentSelector);
       } else if (rule instanceof CSSImportRule) {
         const imported = rule.styleSheet;
-        const inner = imported === null ? null : readRules(imported);
+        const href = imported?.href ?? null;
+        const inner =
+          imported === null
+            ? null
+            : (readRules(imported) ?? (href === null ? null : parseSheet(href, this.source)));
         const media = rule.media.mediaText;
+        if (inner === null && href !== null) this.unreadable.push(href);
         if (imported !== null && inner !== null && (media === '' || this.win.matchMedia(media).matches)) {
           this.addList(inner, imported.href ?? baseUrl, null);
         }
@@ -122,28 +141,20 @@ export function resolveNesting(selector: string, parent: string | null): string 
     .join(', ');
 }
 
-/** Reads every rule that applies now, fetching unreadable cross-origin sheets through `fetchSheet`. */
-export async function readPageRules(
+/** Reads every rule that applies now, cross-origin sheets from `source`. */
+export function readPageRules(
   doc: Document,
   shadowRoots: readonly ShadowRoot[],
-  fetchSheet: SheetFetcher | null,
-): Promise<PageRules> {
+  source: SheetSource | null,
+): PageRules {
   const win = doc.defaultView ?? window;
   const unreadable: string[] = [];
   const fontFaces: FontFaceSource[] = [];
   const scopes: ScopeRules[] = [];
   for (const scope of [doc, ...shadowRoots]) {
-    const flattener = new RuleFlattener(win);
+    const flattener = new RuleFlattener(win, source);
     for (const sheet of sheetsOf(scope)) {
-      let rules = readRules(sheet);
-      if (rules === null && sheet.href !== null) {
-        const text = fetchSheet === null ? null : await fetchSheet(sheet.href).catch(() => null);
-        if (text !== null) {
-          const constructed = new CSSStyleSheet({ baseURL: sheet.href });
-          constructed.replaceSync(text);
-          rules = constructed.cssRules;
-        }
-      }
+      const rules = readRules(sheet) ?? (sheet.href === null ? null : parseSheet(sheet.href, source));
       if (rules === null) {
         if (sheet.href !== null) unreadable.push(sheet.href);
         continue;
@@ -152,6 +163,7 @@ export async function readPageRules(
     }
     scopes.push({ scope, rules: flattener.rules });
     fontFaces.push(...flattener.fontFaces);
+    unreadable.push(...flattener.unreadable);
   }
   return { scopes, fontFaces, unreadable };
 }
