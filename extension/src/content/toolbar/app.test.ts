@@ -305,7 +305,7 @@ describe('toolbar controller', () => {
     button('alpha').click();
     await settle();
     await last().ctx.captureElement(document.body, 'element', { x: 0, y: 0, width: 100, height: 100 });
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     deepGate = new Promise<void>((resolve) => {
       release = resolve;
     });
@@ -317,8 +317,10 @@ describe('toolbar controller', () => {
       width: 100,
       height: 100,
     });
-    await settle();
-    expect(shadow.querySelector('.list .item:nth-child(2) .deep')?.textContent).toBe('Deep capture…');
+    // The crop waits for the veil's paint: wait for the deep part to be under way.
+    await vi.waitFor(() =>
+      expect(shadow.querySelector('.list .item:nth-child(2) .deep')?.textContent).toBe('Deep capture…'),
+    );
     const note = shadow.querySelector<HTMLTextAreaElement>('.list .item textarea');
     if (!note) throw new Error('no note field');
     note.value = 'Half-typed no';
