@@ -152,6 +152,8 @@ export const UpdateItemRequest = msg('update_item', {
   /** A deep capture's instruction. */
   instruction: z.optional(shortText(65_536)),
 });
+/** What an update_item request changes. */
+export type ItemChange = Omit<z.infer<typeof UpdateItemRequest>, 'type' | 'key'>;
 /**
  * Deep capture of an item just captured (its crop is the area's screenshot): the engine reads the
  * page at `rect`, the worker fetches the fonts and images, and all of it is staged with the item.

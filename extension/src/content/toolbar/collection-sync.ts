@@ -2,17 +2,17 @@ import type {
   CollectedElement,
   Collection,
   ColorDraft,
-  ColorRole,
   CssRect,
   IdeasListing,
+  ItemChange,
 } from '../../../../shared/src/toolbar-messages.js';
+import { reportCrop, reportFullElement } from './capture-report.js';
 import type { CaptureVeil } from './capture-veil.js';
 import { deepCapture } from './deep-capture.js';
 import { visiblePart } from './dom.js';
 import { pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
 import { captureFullPage } from './full-page.js';
-import { scrollsWithPage } from './page-layers.js';
 import { decodePixels, type Pixels } from './pixels.js';
 import { send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
@@ -156,10 +156,7 @@ export class CollectionSync {
     });
   }
 
-  private async update(
-    key: string,
-    change: { comment?: string | null; role?: ColorRole; instruction?: string },
-  ): Promise<void> {
+  private async update(key: string, change: ItemChange): Promise<void> {
     try {
       const c = await send({ type: 'xipe-toolbar:update_item', key, ...change });
       this.collection = c;
@@ -314,19 +311,9 @@ export class CollectionSync {
           if (stored) this.deepDone(stored);
           return;
         }
-        const ms = Math.round(performance.now() - started);
-        const size = item.crop ? ` (${item.crop.width}×${item.crop.height} px)` : '';
-        if (kind === 'element' && visible.height < rect.height - 0.5 && scrollsWithPage(el)) {
-          const why =
-            rect.height > window.innerHeight
-              ? `taller than the viewport (${Math.round(rect.height)} px)`
-              : 'partly outside the viewport';
-          this.ui.status.offer(`Captured the visible part of ${item.selector}${size}: it is ${why}.`, 'ok', {
-            name: 'full-element',
-            label: 'Capture the full element',
-            run: () => void this.captureFullElement(el, selector, item.key),
-          });
-        } else this.ui.status.set(`Captured ${item.selector}${size} in ${ms} ms.`, 'ok');
+        reportCrop(this.ui.status, item, { el, kind, rect, visible, started }, () => {
+          void this.captureFullElement(el, selector, item.key);
+        });
       });
     } catch (err) {
       this.elements.clearPending();
@@ -357,10 +344,7 @@ export class CollectionSync {
         await this.remove(replaces);
         return shot.item;
       });
-      const ms = Math.round(performance.now() - started);
-      const size = item.crop ? `${item.crop.width}×${item.crop.height} px` : '';
-      const cut = item.capped_at ? ` It is taller than ${item.capped_at}px; the shot stops there.` : '';
-      status.set(`Captured all of ${item.selector} (${size}) in ${ms} ms.${cut}`, 'ok');
+      reportFullElement(status, item, Math.round(performance.now() - started));
     } catch (err) {
       status.fail(err);
     }
