@@ -20,6 +20,7 @@ import {
 } from '../deep-capture/resource-files.js';
 import { decodePng } from '../screenshots/png-info.js';
 import type { HostHandler, HostHandlerContext } from './types.js';
+import { caller } from './workspace.js';
 
 /**
  * `save_area` (the `capture_area` MCP tool, DESIGN §7): checks the idea before the browser is
@@ -117,12 +118,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
       'capture_area arguments',
     );
   const source: Source = p.staged !== undefined ? { staged: p.staged } : {};
-  const workspace = resolveWorkspace({
-    requested: p.workspace,
-    callerWorkspace: ctx.workspace,
-    source: ctx.source,
-    registered: ctx.config.workspaces,
-  });
+  const workspace = resolveWorkspace({ ...caller(ctx), requested: p.workspace });
   // An unknown idea is refused before the browser is asked for anything.
   const dirs = await prepareIdeaDirs(ideaPaths(workspace, p.idea_folder), p.idea_folder);
   const deadline = Date.now() + p.timeout_ms;
