@@ -353,7 +353,7 @@ export const ColorPickedData = z.object({
 });
 export const NoteAddedData = z.object({ ...eventBase, key: z.string(), comment: z.nullable(z.string()) });
 export const SessionSavedData = z.object({ ...eventBase, ...SaveOutcome.shape });
-/** Emitted by the host when it has written a deep capture (`capture_area`): where the files are. */
+/** Emitted by the host when it has written a deep capture (`capture_area`, or a toolbar Save): where the files are. */
 export const DeepCaptureSavedData = z.object({
   ...eventBase,
   idea_folder: z.string(),

@@ -3,7 +3,8 @@
  * Element mode with "Deep capture" and an instruction, the panel's counts and thumbnail, a worker
  * restart between capture and Save, and Save writing the session (its element pointing at the
  * area's files) plus referenced-elements.json 3.0, the clone and screenshots/area-N.png. The clone
- * is rendered offline and compared with the crop; typed form values never reach a file.
+ * is rendered offline and compared with the crop; typed form values, scripts and handlers never
+ * reach a file; an agent's wait_for_captures hears of the saved area.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReferencedElements } from '../../shared/src/deep-capture/referenced-elements.js';
 import { ReferenceData } from '../../shared/src/reference-data.js';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
+import { McpSession } from '../helpers/browser-mcp.js';
 import { clickExtensionAction, rectOf, ToolbarDriver } from '../helpers/toolbar-driver.js';
 import { comparePngs, FIDELITY_TOLERANCE, renderOffline } from '../support/deep-capture.js';
 import { type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';
@@ -23,6 +25,7 @@ const SAVE = '.save .row .btn:not(.secondary)';
 let env: BrowserEnv;
 let server: FixtureServer;
 let scratch: Page;
+let mcp: McpSession | undefined;
 
 beforeAll(async () => {
   // Stay detached from the worker: the first test restarts it (puppeteer would hold it paused).
@@ -32,6 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await mcp?.close();
   await server?.close();
   await env?.dispose();
 });
@@ -90,7 +94,8 @@ describe('toolbar deep capture', () => {
       window.scrollTo(0, window.scrollY + top - header - 16);
     });
     await ui.click('[data-mode="area"]');
-    expect(await ui.count('.options:not([hidden]) .deep-toggle')).toBe(1);
+    // On by default for areas.
+    expect(await ui.count('.options:not([hidden]) .deep-toggle:checked')).toBe(1);
     await ui.click('.options .instruction');
     await page.keyboard.type('Rebuild the feature grid; keep the card shadows');
     // A click snaps to the section around the title.
@@ -185,13 +190,19 @@ describe('toolbar deep capture', () => {
     await page.close();
   });
 
-  it('Element: deep capture switched on, on a form with typed values that never reach a file', async () => {
+  it('Element: deep capture switched on, on a form with typed values that never reach a file; the agent hears of it', async () => {
+    // An agent listening to the designer (DESIGN §7: deep captures reach wait_for_captures).
+    mcp = await McpSession.start({ env: env.env, workspace: env.workspace });
     const page = await env.browser.newPage();
     await page.goto(server.pageUrl('signup.html'), { waitUntil: 'load' });
     await page.click('#email');
     await page.keyboard.type('dana.secret@example.com');
     await page.click('#password');
     await page.keyboard.type('Hunter2-Correct-Horse');
+    await page.click('.terms input');
+    await page.select('#size', '11–50');
+    // Ticking the box scrolled the page: back to the top, where the card's corner shows.
+    await page.evaluate(() => window.scrollTo(0, 0));
     const ui = await ToolbarDriver.attach(page);
     await clickExtensionAction(env.browser, page);
     await waitUntil('the toolbar', async () => ((await ui.hostCount()) === 1 ? true : null));
@@ -213,17 +224,44 @@ describe('toolbar deep capture', () => {
     expect(deep).toMatchObject({ area_id: 'area-2', instruction: '' });
     const area = readReferenced().areas.find((a) => a.area_id === 'area-2');
     expect(area?.elements.map((e) => e.element_details.tag)).toContain('input');
-    const texts = [
-      fs.readFileSync(path.join(pageRefs(), 'referenced-elements.json'), 'utf8'),
-      fs.readFileSync(path.join(pageRefs(), 'summarized-uiux-reference.md'), 'utf8'),
-      fs.readFileSync(path.join(refsDir(), 'sessions', 'ref-session-002.json'), 'utf8'),
-      ...fs
-        .readdirSync(path.join(pageRefs(), 'resources'))
-        .filter((n) => /\.(html|css|svg)$/.test(n))
-        .map((n) => fs.readFileSync(path.join(pageRefs(), 'resources', n), 'utf8')),
-    ].join('\n');
-    for (const secret of ['dana.secret', 'Hunter2', 'onsubmit', 'return false'])
-      expect(texts).not.toContain(secret);
+    // The agent is told where the area's files are, and of the session that points at them (events
+    // from before its first call are kept: test 1's save is among them).
+    const events: { type: string; data: Record<string, unknown> }[] = [];
+    const find = (type: string, data: Record<string, unknown>) =>
+      events.find((e) => e.type === type && Object.entries(data).every(([k, v]) => e.data[k] === v))?.data;
+    const heardOf = () => find('deep_capture_saved', { idea_folder: IDEA, area_id: 'area-2' });
+    const sessionOf = () => find('session_saved', { idea_folder: IDEA, session_number: 2 });
+    for (let i = 0; i < 10 && !(heardOf() && sessionOf()); i++) {
+      const { body } = await mcp.call('wait_for_captures', { timeout_ms: 5_000 });
+      events.push(...(body.events as typeof events));
+    }
+    expect(sessionOf()).toBeDefined();
+    const heard = heardOf();
+    expect(heard).toMatchObject({ element_count: area?.elements.length });
+    const heardFiles = (heard?.files ?? {}) as Record<string, string>;
+    for (const [name, file] of Object.entries(deep?.files ?? {}))
+      expect(fs.realpathSync(heardFiles[name] ?? ''), name).toBe(fs.realpathSync(path.join(refsDir(), file)));
+    // Every text file the toolbar's saves wrote into the idea: sessions, the 3.0 files, the clones,
+    // the summary, the tokens.
+    const files = writtenTexts(refsDir());
+    expect(files.map((f) => path.relative(refsDir(), f.file)).sort()).toEqual(
+      expect.arrayContaining([
+        'design-tokens.tokens.json',
+        'page-element-references/referenced-elements.json',
+        'page-element-references/resources/area-2-structure.html',
+        'page-element-references/resources/area-2-styles.css',
+        'page-element-references/summarized-uiux-reference.md',
+        'sessions/ref-session-002.json',
+      ]),
+    );
+    for (const { file, text } of files) {
+      for (const secret of ['dana.secret', 'Hunter2', 'onsubmit', 'return false'])
+        expect(text, `${secret} in ${file}`).not.toContain(secret);
+      expect(text, file).not.toMatch(/<script|\son[a-z]+\s*=|javascript:/i);
+    }
+    // No ticked box or chosen option in the clone, as an attribute or a key.
+    const clone = files.filter((f) => /area-2-(structure|styles)\.|referenced-elements/.test(f.file));
+    for (const { file, text } of clone) expect(text, file).not.toMatch(/\bchecked\b|\bselected\b(?!_area)/);
     await ui.detach();
     await page.close();
   });
@@ -251,6 +289,15 @@ describe('toolbar deep capture', () => {
     await page.close();
   });
 });
+
+/** The text files under `dir` (all but the PNG screenshots and fetched images and fonts). */
+function writtenTexts(dir: string): { file: string; text: string }[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.(json|md|html|css|svg)$/.test(name))
+    .map((name) => path.join(dir, name))
+    .map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
+}
 
 /** Opens the toolbar again after a worker restart (the host comes back with the worker). */
 async function reopen(page: Page): Promise<{ page: Page; ui: ToolbarDriver }> {
