@@ -118,6 +118,42 @@ describe('capture_area', () => {
     }
   });
 
+  it("writes the area's images byte-exact: a CSS background, the srcset's choice, the fonts", async () => {
+    const page = await open('landing.html');
+    try {
+      const { isError, body } = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.hero',
+        area_id: 'area-5',
+        url_contains: 'landing.html',
+      });
+      expect(isError, JSON.stringify(body)).toBe(false);
+      const resources = body.resources as Array<{ type: string; src: string; local_path: string }>;
+      const srcs = resources.map((r) => r.src);
+      // At DPR 1 the 1x candidate, never the 2x one; the hero's photo comes from its stylesheet.
+      expect(srcs).toContain(server.pageUrl('img/photo.png?w=640&h=360&seed=7'));
+      expect(srcs).not.toContain(server.pageUrl('img/photo.png?w=1280&h=720&seed=7'));
+      expect(srcs).toContain(server.pageUrl('img/photo.png?w=1600&h=700&seed=3'));
+      expect(resources.filter((r) => r.type === 'font').length).toBeGreaterThan(0);
+      for (const r of resources) {
+        const onDisk = fs.readFileSync(path.join(refsDir(), 'page-element-references', r.local_path));
+        const served = Buffer.from(await (await fetch(r.src)).arrayBuffer());
+        expect(onDisk.equals(served), r.src).toBe(true);
+      }
+      const files = body.files as Record<string, string>;
+      const rect = await rectOf(page, '.hero');
+      const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
+      expect(rendered.refused).toEqual([]);
+      const shot = fs.readFileSync(files.screenshot ?? '');
+      // The hero sits right under the sticky header, which is not stuck at scroll 0: a clone that
+      // let it stick again would draw it over the hero's top.
+      const { share } = await comparePngs(scratch, shot, rendered.screenshot, FIDELITY_TOLERANCE);
+      expect(share).toBeGreaterThanOrEqual(0.97);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('captures a page rectangle into a given area id, and replaces it when captured again', async () => {
     const page = await open('landing.html');
     try {
@@ -166,6 +202,7 @@ describe('capture_area', () => {
       const areas = readReferenced().areas.map((a) => [a.area_id, a.instruction]);
       expect(areas).toEqual([
         ['area-1', 'Rebuild the pricing table'],
+        ['area-5', ''],
         ['area-7', 'second take'],
       ]);
       const next = await mcp.call('capture_area', {
