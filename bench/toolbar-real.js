@@ -86,7 +86,7 @@ export async function benchIdleCpu({ browser: b, pages, entries, N }) {
       open_windows_ms: open.map((v) => Math.round(v * 100) / 100),
       target: 'ratio ≤ 1.05 and 0 toggle events',
       status: ratio <= 1.05 && toggles === 0 ? 'ok' : 'MISSED',
-      note: `median page TaskDuration of ${open.length} × ${windowMs / 1000} s idle windows with the toolbar open vs as many closed, alternating, each after a forced GC`,
+      note: `median page TaskDuration of ${open.length} × ${windowMs / 1000} s idle windows with the toolbar open vs as many closed, alternating, each 1 s after a forced GC and 2 s after the toolbar opened or closed`,
     });
   } finally {
     if (ui) await ui.detach();
