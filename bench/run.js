@@ -21,6 +21,7 @@ import { benchHtml2canvas } from './html2canvas.js';
 import { benchInject24k, scriptOfSize } from './inject.js';
 import { entry, printTable, sample, timeIt, withBaseline } from './stats.js';
 import { benchElementCrop, benchFullPage } from './toolbar.js';
+import { benchToolbarDeepCapture } from './toolbar-deep.js';
 import { benchFullPage9, benchIdleCpu } from './toolbar-real.js';
 
 const QUICK = process.argv.includes('--quick');
@@ -286,6 +287,9 @@ await retina?.browser.close();
 await section('area_clone_fidelity', () => benchAreaCloneFidelity({ entries, entry, log }));
 await section('deep_capture_area', () =>
   benchDeepCaptureArea({ browser: b.browser, mcp, call, workspace, idea, entries, N, entry, log }),
+);
+await section('toolbar_deep_capture', () =>
+  benchToolbarDeepCapture({ browser: b.browser, entries, N, entry, log }),
 );
 
 await mcp.client.close();

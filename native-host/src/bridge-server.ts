@@ -22,7 +22,8 @@ import { tokensEqual } from '../../shared/src/node/token.js';
 import { formatZodError } from '../../shared/src/validation-issues.js';
 import { FrameChannel } from './frame-channel.js';
 import { relayFrame } from './relay-frames.js';
-import type { ClientPort, Router } from './router.js';
+import type { Router } from './router.js';
+import type { ClientPort } from './router-ports.js';
 import { prepareRuntimeDir, removeQuietly, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
 
 /**

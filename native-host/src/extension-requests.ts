@@ -3,7 +3,7 @@ import { toErrorPayload, XipeError } from '../../shared/src/errors.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { RequestTable } from '../../shared/src/request-table.js';
 import { failure } from './responses.js';
-import type { ClientPort, ExtensionPort } from './router.js';
+import type { ClientPort, ExtensionPort } from './router-ports.js';
 
 export const EXTENSION_NOT_CONNECTED_MESSAGE =
   'No browser extension is connected to this host. Open Chrome (or `x-ipe-uiux start`) with the ' +

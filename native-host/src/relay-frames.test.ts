@@ -9,7 +9,7 @@ const relayed = (text: string, id: number | string): unknown => {
 
 describe('withId: the relayed envelope is the same bytes with another top-level id', () => {
   it('replaces the id where our senders put it, keeping every other byte', () => {
-    const code = 'x'.repeat(30_000) + ' "quoted" \\ é';
+    const code = `${'x'.repeat(30_000)} "quoted" \\ é`;
     const request = JSON.stringify({
       type: 'request',
       id: 17,

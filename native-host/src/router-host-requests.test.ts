@@ -3,7 +3,8 @@ import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
 import type { Envelope, ExtensionInfo, Request } from '../../shared/src/envelopes.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import type { HostHandler, HostHandlerContext } from './handlers/types.js';
-import { type ClientPort, Router } from './router.js';
+import { Router } from './router.js';
+import type { ClientPort } from './router-ports.js';
 
 /**
  * The router's additions for issue 5: the host's own requests to the extension (ctx.extension,

@@ -3,7 +3,8 @@ import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
 import type { Envelope, HostInfo, RequestId } from '../../shared/src/envelopes.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { withId } from './relay-frames.js';
-import { type ClientPort, Router } from './router.js';
+import { Router } from './router.js';
+import type { ClientPort } from './router-ports.js';
 
 // The host relays a client's request and the extension's success as the bytes they came in, with
 // only the id replaced (relay-frames.ts); anything it cannot relay that way goes as before.

@@ -4,7 +4,8 @@ import type { Envelope, ExtensionInfo, HostInfo, Request, Response } from '../..
 import { XipeError } from '../../shared/src/errors.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import type { HostContextBase, HostHandler } from './handlers/types.js';
-import { type ClientPort, type RequestContextParts, Router } from './router.js';
+import { Router } from './router.js';
+import type { ClientPort, RequestContextParts } from './router-ports.js';
 
 const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, file: null };
 

@@ -4,19 +4,16 @@ import {
   Envelope,
   type Event,
   type ExtensionInfo,
-  type HostInfo,
   type Request,
-  type RequestId,
   type Response,
 } from '../../shared/src/envelopes.js';
 import { validationError, XipeError } from '../../shared/src/errors.js';
-import type { Logger } from '../../shared/src/node/logger.js';
 import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
 import { EventBuffer } from './event-buffer.js';
 import { EXTENSION_NOT_CONNECTED_MESSAGE, ExtensionRequests } from './extension-requests.js';
 import { HandlerRunner } from './handler-runner.js';
-import type { HostContextBase, HostHandler, RequestSource } from './handlers/types.js';
 import { failure, failureOf, requestIdOf, sendToClient, sendToExtension } from './responses.js';
+import type { ClientPort, RequestContextParts, RouterOptions } from './router-ports.js';
 import { StagedImages } from './staged-images.js';
 
 /**
@@ -25,54 +22,6 @@ import { StagedImages } from './staged-images.js';
  * responses are mapped back to the client's own id; the extension's requests go to the same host
  * handlers; its events are broadcast to every authenticated client.
  */
-
-/** One authenticated bridge client, as the router sees it. */
-export interface ClientPort {
-  readonly id: number;
-  /** For logs: the name and pid the client gave in its hello. */
-  readonly label: string;
-  readonly workspace: string | undefined;
-  /** Throws when the message cannot be framed (over the bridge cap). */
-  send(message: Envelope): void;
-  /**
-   * Relays an envelope as the bytes it came in, under the client's `id` (relay-frames.ts); false
-   * when it cannot, and the caller sends the parsed envelope instead.
-   */
-  relay?(payload: Buffer, id: RequestId): boolean;
-}
-
-/** The native link to the extension. */
-export interface ExtensionPort {
-  /** Throws XipeError PAYLOAD_TOO_LARGE when the message cannot be carried even in chunks. */
-  send(message: Envelope): void;
-  /** Like ClientPort.relay, under a relay id. */
-  relay?(payload: Buffer, id: number): boolean;
-}
-
-export interface RouterOptions {
-  logger: Logger;
-  extension: ExtensionPort;
-  handlers: Readonly<Record<string, HostHandler>>;
-  /** Builds a handler context from the per-request parts; the rest (home, config…) is the caller's. */
-  context: (request: RequestContextParts) => HostContextBase;
-  hostInfo: () => HostInfo;
-  /** Called after a fatal handshake failure on the native link has been answered. */
-  onFatal: (reason: string) => void;
-  commands?: Readonly<Record<string, CommandSpec>>;
-  /** Added to a request's timeout_ms so the extension's own, more precise TIMEOUT wins the race. */
-  relayMarginMs?: number;
-  /** Used when a request carries no timeout_ms. */
-  defaultTimeoutMs?: number;
-  /** How many capture events the host keeps for clients that connect later. */
-  eventCapacity?: number;
-}
-
-export interface RequestContextParts {
-  source: RequestSource;
-  workspace: string | undefined;
-  payloadBytes: number;
-  signal: AbortSignal;
-}
 
 export const RELAY_TIMEOUT_MARGIN_MS = 1_000;
 

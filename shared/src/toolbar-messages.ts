@@ -80,11 +80,38 @@ export const ColorDraft = z.object({
 });
 export type ColorDraft = z.infer<typeof ColorDraft>;
 
+const count = () => z.number().check(z.int(), z.minimum(0));
+
+/**
+ * An item's deep capture (DESIGN §7), staged in the worker until Save: what the panel shows. The
+ * engine's reading and the fetched fonts and images stay in extension storage beside the crop.
+ */
+export const DeepSummary = z.object({
+  /** What the agent should do with the area: the area's `instruction` in referenced-elements.json. */
+  instruction: shortText(65_536),
+  /** Elements of the area as referenced-elements.json lists them. */
+  element_count: count(),
+  /** Fonts and images the clone needs that were fetched (or inline) and staged. */
+  resource_count: count(),
+  /** Resources that could not be fetched (the clone shows nothing in their place). */
+  skipped_count: count(),
+  elapsed_ms: z.number(),
+  /**
+   * Where a Save wrote the area, so that a Save retried after a later step failed replaces it there
+   * instead of adding another.
+   */
+  saved: z.optional(
+    z.object({ workspace: z.optional(z.string()), idea_folder: z.string(), area_id: shortText(32) }),
+  ),
+});
+export type DeepSummary = z.infer<typeof DeepSummary>;
+
 /** A collected item as the worker stores it; the crop bytes live in storage under their own key. */
 export const CollectedElement = z.extend(ElementDraft, {
   key: shortText(64),
   created_at: z.string(),
   crop: z.nullable(z.object({ width: z.number(), height: z.number() })),
+  deep: z.optional(DeepSummary),
 });
 export type CollectedElement = z.infer<typeof CollectedElement>;
 
@@ -122,6 +149,20 @@ export const UpdateItemRequest = msg('update_item', {
   key: shortText(64),
   comment: z.optional(z.nullable(shortText(65_536))),
   role: z.optional(ColorRoleSchema),
+  /** A deep capture's instruction. */
+  instruction: z.optional(shortText(65_536)),
+});
+/** What an update_item request changes. */
+export type ItemChange = Omit<z.infer<typeof UpdateItemRequest>, 'type' | 'key'>;
+/**
+ * Deep capture of an item just captured (its crop is the area's screenshot): the engine reads the
+ * page at `rect`, the worker fetches the fonts and images, and all of it is staged with the item.
+ */
+export const DeepCaptureRequest = msg('deep_capture', {
+  key: shortText(64),
+  /** The crop's rectangle in page coordinates (CSS px). */
+  rect: CssRect,
+  instruction: shortText(65_536),
 });
 export const RemoveItemRequest = msg('remove_item', { key: shortText(64) });
 export const GetCropRequest = msg('get_crop', { key: shortText(64) });
@@ -188,6 +229,7 @@ export const ToolbarRequest = z.discriminatedUnion('type', [
   CaptureElementRequest,
   AddColorRequest,
   UpdateItemRequest,
+  DeepCaptureRequest,
   RemoveItemRequest,
   GetCropRequest,
   FullPageBeginRequest,
@@ -240,6 +282,7 @@ export const TOOLBAR_RESULTS = {
   'xipe-toolbar:capture_element': CollectedElement,
   'xipe-toolbar:add_color': CollectedColor,
   'xipe-toolbar:update_item': Collection,
+  'xipe-toolbar:deep_capture': CollectedElement,
   'xipe-toolbar:remove_item': Collection,
   'xipe-toolbar:get_crop': z.object({ data_url: z.nullable(z.string()) }),
   'xipe-toolbar:full_page_begin': z.object({ job: z.string() }),
@@ -310,7 +353,7 @@ export const ColorPickedData = z.object({
 });
 export const NoteAddedData = z.object({ ...eventBase, key: z.string(), comment: z.nullable(z.string()) });
 export const SessionSavedData = z.object({ ...eventBase, ...SaveOutcome.shape });
-/** Emitted by the host when it has written a deep capture (`capture_area`): where the files are. */
+/** Emitted by the host when it has written a deep capture (`capture_area`, or a toolbar Save): where the files are. */
 export const DeepCaptureSavedData = z.object({
   ...eventBase,
   idea_folder: z.string(),

@@ -118,19 +118,91 @@ describe('capture_area', () => {
     }
   });
 
+  it("writes the area's images byte-exact: a CSS background, the srcset's choice, the fonts", async () => {
+    const page = await open('landing.html');
+    try {
+      const { isError, body } = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.hero',
+        area_id: 'area-5',
+        url_contains: 'landing.html',
+      });
+      expect(isError, JSON.stringify(body)).toBe(false);
+      const resources = body.resources as Array<{ type: string; src: string; local_path: string }>;
+      const srcs = resources.map((r) => r.src);
+      // At DPR 1 the 1x candidate, never the 2x one; the hero's photo comes from its stylesheet.
+      expect(srcs).toContain(server.pageUrl('img/photo.png?w=640&h=360&seed=7'));
+      expect(srcs).not.toContain(server.pageUrl('img/photo.png?w=1280&h=720&seed=7'));
+      expect(srcs).toContain(server.pageUrl('img/photo.png?w=1600&h=700&seed=3'));
+      expect(resources.filter((r) => r.type === 'font').length).toBeGreaterThan(0);
+      for (const r of resources) {
+        const onDisk = fs.readFileSync(path.join(refsDir(), 'page-element-references', r.local_path));
+        const served = Buffer.from(await (await fetch(r.src)).arrayBuffer());
+        expect(onDisk.equals(served), r.src).toBe(true);
+      }
+      const files = body.files as Record<string, string>;
+      const rect = await rectOf(page, '.hero');
+      const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
+      expect(rendered.refused).toEqual([]);
+      const shot = fs.readFileSync(files.screenshot ?? '');
+      // The hero sits right under the sticky header, which is not stuck at scroll 0: a clone that
+      // let it stick again would draw it over the hero's top.
+      const { share } = await comparePngs(scratch, shot, rendered.screenshot, FIDELITY_TOLERANCE);
+      expect(share).toBeGreaterThanOrEqual(0.97);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('captures a page rectangle into a given area id, and replaces it when captured again', async () => {
     const page = await open('landing.html');
     try {
-      const rect = await rectOf(page, '.features');
+      const rect = await rectOf(page, '.pricing');
+      // Below the fold, under the sticky header once scrolled to.
+      expect(rect.y).toBeGreaterThan(await page.evaluate(() => window.innerHeight));
       const args = { idea_folder: IDEA, rect, area_id: 'area-7', url_contains: 'landing.html' };
       const first = await mcp.call('capture_area', args);
       expect(first.isError, JSON.stringify(first.body)).toBe(false);
       expect(first.body).toMatchObject({ area_id: 'area-7' });
+      const files = first.body.files as Record<string, string>;
+      const shot = fs.readFileSync(files.screenshot ?? '');
+      // The crop is the section itself: the browser's own shot of it with the header out of the way.
+      const headerPosition = await page.evaluate(() => {
+        const h = document.querySelector<HTMLElement>('.site-header');
+        if (h === null) return null;
+        h.style.visibility = 'hidden';
+        return getComputedStyle(h).position;
+      });
+      expect(headerPosition).toBe('sticky');
+      await page.evaluate((y) => window.scrollTo(0, y), rect.y);
+      const cdp = await page.createCDPSession();
+      const truth = await cdp.send('Page.captureScreenshot', {
+        format: 'png',
+        clip: { ...rect, scale: 1 },
+        captureBeyondViewport: false,
+      });
+      await cdp.detach();
+      await page.evaluate(() => {
+        document.querySelector<HTMLElement>('.site-header')?.style.removeProperty('visibility');
+        window.scrollTo(0, 0);
+      });
+      const unobstructed = await comparePngs(
+        scratch,
+        shot,
+        Buffer.from(truth.data, 'base64'),
+        FIDELITY_TOLERANCE,
+      );
+      expect(unobstructed.share).toBeGreaterThanOrEqual(0.99);
+      const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
+      expect(rendered.refused).toEqual([]);
+      const { share } = await comparePngs(scratch, shot, rendered.screenshot, FIDELITY_TOLERANCE);
+      expect(share).toBeGreaterThanOrEqual(0.97);
       const again = await mcp.call('capture_area', { ...args, instruction: 'second take' });
       expect(again.isError, JSON.stringify(again.body)).toBe(false);
       const areas = readReferenced().areas.map((a) => [a.area_id, a.instruction]);
       expect(areas).toEqual([
         ['area-1', 'Rebuild the pricing table'],
+        ['area-5', ''],
         ['area-7', 'second take'],
       ]);
       const next = await mcp.call('capture_area', {
@@ -201,6 +273,53 @@ describe('capture_area', () => {
     }
   });
 
+  it("leaves the page's listeners as they were, and sends it no focus, pointer or key events", async () => {
+    const page = await open('landing.html');
+    const cdp = await page.createCDPSession();
+    try {
+      await page.focus('.btn-ghost');
+      await page.evaluate(() => {
+        const w = window as unknown as { __seen: string[] };
+        w.__seen = [];
+        const types = ['focus', 'blur', 'focusin', 'focusout', 'pointerover', 'pointermove', 'pointerdown'];
+        for (const t of [...types, 'mouseover', 'mousemove', 'click', 'keydown', 'keyup', 'input', 'change'])
+          window.addEventListener(t, () => w.__seen.push(t), true);
+        document.addEventListener('visibilitychange', () => w.__seen.push('visibilitychange'));
+      });
+      // Every listener on the window and anywhere in the document (open shadow roots too).
+      const listeners = async () => {
+        const all: string[] = [];
+        for (const expression of ['window', 'document']) {
+          const { result } = await cdp.send('Runtime.evaluate', { expression });
+          const { listeners: found } = await cdp.send('DOMDebugger.getEventListeners', {
+            objectId: result.objectId ?? '',
+            depth: -1,
+            pierce: true,
+          });
+          for (const l of found)
+            all.push(`${expression} ${l.type} ${l.useCapture} ${l.scriptId}:${l.lineNumber}`);
+        }
+        return all.sort();
+      };
+      const before = await listeners();
+      expect(before.some((l) => l.startsWith('document click'))).toBe(true);
+      const { isError, body } = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.pricing',
+        area_id: 'area-1',
+        instruction: 'Rebuild the pricing table',
+        url_contains: 'landing.html',
+      });
+      expect(isError, JSON.stringify(body)).toBe(false);
+      expect(await listeners()).toEqual(before);
+      expect(await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)).toEqual([]);
+      expect(await page.evaluate(() => document.activeElement?.className)).toContain('btn-ghost');
+    } finally {
+      await cdp.detach();
+      await page.close();
+    }
+  });
+
   it('never writes typed values, the password or handlers', async () => {
     const page = await open('signup.html');
     try {
@@ -214,17 +333,23 @@ describe('capture_area', () => {
         url_contains: 'signup.html',
       });
       expect(isError, JSON.stringify(body)).toBe(false);
-      const dir = path.join(refsDir(), 'page-element-references');
-      const texts = [
-        fs.readFileSync(path.join(dir, 'referenced-elements.json'), 'utf8'),
-        fs.readFileSync(path.join(dir, 'summarized-uiux-reference.md'), 'utf8'),
-        ...fs
-          .readdirSync(path.join(dir, 'resources'))
-          .filter((n) => /\.(html|css|svg)$/.test(n))
-          .map((n) => fs.readFileSync(path.join(dir, 'resources', n), 'utf8')),
-      ].join('\n');
-      for (const secret of ['dana.secret', 'Hunter2', 'onsubmit', 'return false'])
-        expect(texts).not.toContain(secret);
+      // Every file written into the idea, whatever its name: the text ones are read whole.
+      const ideaDir = path.dirname(refsDir());
+      const files = (fs.readdirSync(ideaDir, { recursive: true }) as string[])
+        .map((f) => path.join(ideaDir, f))
+        .filter((f) => fs.statSync(f).isFile());
+      const texts = files.filter((f) => /\.(json|md|html|css|svg)$/.test(f));
+      expect(texts.map((f) => path.basename(f))).toEqual(
+        expect.arrayContaining(['referenced-elements.json', 'summarized-uiux-reference.md']),
+      );
+      expect(texts.some((f) => f.endsWith('-structure.html'))).toBe(true);
+      for (const file of files) {
+        const bytes = fs.readFileSync(file);
+        for (const secret of ['dana.secret', 'Hunter2', 'onsubmit', 'return false'])
+          expect(bytes.includes(secret), `${secret} in ${file}`).toBe(false);
+        if (/\.(html|svg)$/.test(file))
+          expect(bytes.toString('utf8'), file).not.toMatch(/<script|\son[a-z]+\s*=|javascript:/i);
+      }
     } finally {
       await page.close();
     }

@@ -333,7 +333,9 @@ export async function measureArea({ browser, scratch, server, area, dir, reduce 
     await page.goto(server.pageUrl(area.page), { waitUntil: 'load' });
     await page.evaluate(() => document.fonts.ready);
     const rect = await rectOf(page, area.selector, area);
-    const { capture, screenshot } = await captureArea(browser, page, rect, { reduce });
+    // Under a sticky header of `below` px the area is scrolled to sit below it, as a designer sees it.
+    const scrollY = area.below === undefined ? null : Math.max(0, rect.y - area.below);
+    const { capture, screenshot } = await captureArea(browser, page, rect, { reduce, scrollY });
     const written = await writeClone({ capture, screenshot, dir, scratch, reduced: reduce });
     const rendered = await renderOffline(browser, written.htmlPath, rect);
     const { share, diff } = await comparePngs(scratch, screenshot, rendered.screenshot, FIDELITY_TOLERANCE);

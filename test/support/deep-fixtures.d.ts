@@ -5,6 +5,8 @@ export interface FixtureArea {
   name: string;
   selector: string;
   maxHeight?: number;
+  heldOut?: boolean;
+  below?: number;
 }
 
 export declare const AREAS: FixtureArea[];

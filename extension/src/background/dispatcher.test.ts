@@ -8,6 +8,7 @@ vi.mock('./collection/open.js', () => ({ openToolbar: async () => 'open' }));
 const { dispatch } = await import('./dispatcher.js');
 const { HANDLERS } = await import('./handlers/index.js');
 
+const stagedFont = { ok: true as const, base64: 'AAEC', bytes: 3, content_type: 'font/woff2' };
 const ctx = {
   browserInfo: async () => ({
     browser_id: 'chromium-abc',
@@ -15,6 +16,13 @@ const ctx = {
     version: '156',
     user_agent: 'ua',
   }),
+  // The toolbar's staged deep captures: one file of item k1, nothing else.
+  staged: {
+    area: vi.fn(async () => null),
+    resource: vi.fn(async (key: string, url: string) =>
+      key === 'k1' && url === 'https://cdn.example/a.woff2' ? stagedFont : null,
+    ),
+  },
 };
 const request = (command: string, params: unknown) => ({ type: 'request' as const, id: 1, command, params });
 
@@ -68,5 +76,22 @@ describe('dispatch', () => {
       ok: false,
       error: { code: 'TAB_NOT_FOUND', message: 'gone' },
     });
+  });
+
+  it('answers capture_area and fetch_resource for a staged capture from what the toolbar staged', async () => {
+    const missing = await dispatch(request('capture_area', { staged: 'k1' }), HANDLERS, ctx);
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('No deep capture is staged') },
+    });
+    const font = await dispatch(
+      request('fetch_resource', { url: 'https://cdn.example/a.woff2', tab_id: 1, staged: 'k1' }),
+      HANDLERS,
+      ctx,
+    );
+    expect(font).toMatchObject({ ok: true, result: stagedFont });
+    // A staged capture names no selector or rect.
+    const both = await dispatch(request('capture_area', { staged: 'k1', selector: 'main' }), HANDLERS, ctx);
+    expect(both).toMatchObject({ ok: false, error: { message: expect.stringContaining('staged') } });
   });
 });

@@ -35,9 +35,10 @@ async function buildHello(): Promise<ExtensionHello> {
 const link = new NativeHostLink({
   hostName: NATIVE_HOST_NAME,
   hello: buildHello,
-  onRequest: (request) => dispatch(request, HANDLERS, { browserInfo }),
+  // Requests arrive once the port is up, after the toolbar below is registered.
+  onRequest: (request) => dispatch(request, HANDLERS, { browserInfo, staged: toolbar.staged }),
 });
-registerToolbar(link);
+const toolbar = registerToolbar(link);
 
 function ensureHeartbeat(): void {
   // periodInMinutes 0.5 is Chrome's minimum; re-creating an existing alarm would reset its phase.

@@ -5,6 +5,7 @@ import {
   listWorkspaceIdeas,
   readReferenceData,
   readReferencedElements,
+  type WorkspaceIdea,
 } from './workspace-ideas.js';
 
 /**
@@ -100,50 +101,58 @@ function decodeIdea(variables: Record<string, string>): string {
   }
 }
 
-export const referencedElementsTemplate: ResourceTemplateDefinition = {
+/** A template for one file of each idea folder that has it, listed only where it exists. */
+function ideaFileTemplate(file: {
+  name: string;
+  uri: (idea: string) => string;
+  title: string;
+  description: string;
+  titleOf: (idea: string) => string;
+  exists: (idea: WorkspaceIdea) => boolean;
+  read: (workspace: string, idea: string) => Promise<string>;
+}): ResourceTemplateDefinition {
+  return {
+    name: file.name,
+    uriTemplate: `${IDEAS_URI}/{idea}/${file.name}`,
+    title: file.title,
+    description: file.description,
+    mimeType: 'application/json',
+    async list(ctx) {
+      const ideas = await listWorkspaceIdeas(ctx.workspace);
+      return ideas.filter(file.exists).map((idea) => ({
+        uri: file.uri(idea.name),
+        name: `${file.name}: ${idea.name}`,
+        title: file.titleOf(idea.name),
+      }));
+    },
+    async read(ctx, variables) {
+      return file.read(ctx.workspace, decodeIdea(variables));
+    },
+  };
+}
+
+export const referencedElementsTemplate = ideaFileTemplate({
   name: 'referenced-elements',
-  uriTemplate: `${IDEAS_URI}/{idea}/referenced-elements`,
+  uri: referencedElementsUri,
   title: "An idea's deep captures",
   description:
     'page-element-references/referenced-elements.json (3.0) of one idea folder: every area captured with capture_area, ' +
     "its elements with their styles, states and files, and the paths of each area's offline clone. `idea` is the folder name, percent-encoded.",
-  mimeType: 'application/json',
-  async list(ctx) {
-    const ideas = await listWorkspaceIdeas(ctx.workspace);
-    return ideas
-      .filter((idea) => idea.has_referenced_elements)
-      .map((idea) => ({
-        uri: referencedElementsUri(idea.name),
-        name: `referenced-elements: ${idea.name}`,
-        title: `Deep captures of ${idea.name}`,
-      }));
-  },
-  async read(ctx, variables) {
-    return readReferencedElements(ctx.workspace, decodeIdea(variables));
-  },
-};
+  titleOf: (idea) => `Deep captures of ${idea}`,
+  exists: (idea) => idea.has_referenced_elements,
+  read: readReferencedElements,
+});
 
-export const referenceDataTemplate: ResourceTemplateDefinition = {
+export const referenceDataTemplate = ideaFileTemplate({
   name: 'reference-data',
-  uriTemplate: `${IDEAS_URI}/{idea}/reference-data`,
+  uri: referenceDataUri,
   title: "An idea's merged reference data",
   description:
     'The merged reference-data.json of one idea folder (colours, elements, design tokens, sessions), rebuilt on every save. `idea` is the folder name, percent-encoded.',
-  mimeType: 'application/json',
-  async list(ctx) {
-    const ideas = await listWorkspaceIdeas(ctx.workspace);
-    return ideas
-      .filter((idea) => idea.has_reference_data)
-      .map((idea) => ({
-        uri: referenceDataUri(idea.name),
-        name: `reference-data: ${idea.name}`,
-        title: `Reference data of ${idea.name}`,
-      }));
-  },
-  async read(ctx, variables) {
-    return readReferenceData(ctx.workspace, decodeIdea(variables));
-  },
-};
+  titleOf: (idea) => `Reference data of ${idea}`,
+  exists: (idea) => idea.has_reference_data,
+  read: readReferenceData,
+});
 
 export const RESOURCES: readonly ResourceDefinition[] = [ideasResource, guideResource];
 export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [

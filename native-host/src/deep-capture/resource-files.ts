@@ -13,8 +13,8 @@ import { SvgRejectedError, sanitizeSvg } from '../../../shared/src/deep-capture/
  * (so identical bytes are one file across areas and sessions). Nothing here touches the disk.
  */
 
-/** Largest total of resource bytes one area may add. */
-export const MAX_AREA_RESOURCE_BYTES = 48 * 1024 * 1024;
+/** Largest total of resource bytes one area may add (shared with the toolbar, which stages no more). */
+export { MAX_AREA_RESOURCE_BYTES } from '../../../shared/src/commands/fetch-resource.js';
 
 export interface PreparedFile {
   src: string;

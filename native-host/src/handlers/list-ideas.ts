@@ -2,12 +2,13 @@ import { ListIdeasParams, type ListIdeasResult } from '../../../shared/src/comma
 import { validationError } from '../../../shared/src/errors.js';
 import { listIdeas, resolveWorkspace, workspacesToList } from '../../../shared/src/node/idea-store/index.js';
 import type { HostHandler } from './types.js';
+import { caller } from './workspace.js';
 
 /** `list_ideas`: the idea folders of the caller's workspace, or of every registered one. */
 export const listIdeasHandler: HostHandler = async (params, ctx): Promise<ListIdeasResult> => {
   const parsed = ListIdeasParams.safeParse(params ?? {});
   if (!parsed.success) throw validationError(parsed.error, 'list_ideas params', params ?? {});
-  const request = { callerWorkspace: ctx.workspace, source: ctx.source, registered: ctx.config.workspaces };
+  const request = caller(ctx);
   const workspaces =
     parsed.data.workspace !== undefined
       ? [resolveWorkspace({ ...request, requested: parsed.data.workspace })]

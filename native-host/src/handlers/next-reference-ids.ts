@@ -8,6 +8,7 @@ import { validationError } from '../../../shared/src/errors.js';
 import { ideaNotFound, ideaPaths } from '../../../shared/src/node/idea-store/path-safety.js';
 import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
 import type { HostHandler } from './types.js';
+import { caller } from './workspace.js';
 
 /** Highest NNN among `{prefix}-NNN` ids in the `colors`/`elements` arrays of one JSON file. */
 export function maxIds(json: unknown): { color: number; element: number } {
@@ -41,12 +42,7 @@ async function readJson(file: string): Promise<unknown> {
 export const nextReferenceIds: HostHandler = async (params, ctx): Promise<NextReferenceIdsResult> => {
   const parsed = NextReferenceIdsParams.safeParse(params ?? {});
   if (!parsed.success) throw validationError(parsed.error, 'next_reference_ids params', params ?? {});
-  const workspace = resolveWorkspace({
-    requested: parsed.data.workspace,
-    callerWorkspace: ctx.workspace,
-    source: ctx.source,
-    registered: ctx.config.workspaces,
-  });
+  const workspace = resolveWorkspace({ ...caller(ctx), requested: parsed.data.workspace });
   const paths = ideaPaths(workspace, parsed.data.idea_folder);
   const stat = await fs.stat(paths.ideaDir).catch(() => null);
   if (!stat?.isDirectory()) throw ideaNotFound(paths, parsed.data.idea_folder);

@@ -291,6 +291,29 @@ describe('save_area', () => {
     expect(fs.existsSync(path.join(refs(), 'screenshots', 'area-1.png'))).toBe(false);
   });
 
+  it("writes the toolbar's staged capture, asking the extension for it and its files by item key", async () => {
+    const fromToolbar: HostHandlerContext = {
+      ...ctx(),
+      source: 'extension',
+      workspace: undefined,
+      config: { workspaces: [ws], max_payload_bytes: 1 } as never,
+    };
+    const key = '6f1c2a4e-0000-4000-8000-000000000001';
+    const result = (await saveAreaHandler(
+      { idea_folder: IDEA, workspace: ws, staged: key, instruction: 'From the designer' },
+      fromToolbar,
+    )) as SaveAreaResult;
+    expect(result).toMatchObject({ status: 'success', area_id: 'area-1' });
+    expect(asked[0]).toEqual({ command: 'capture_area', params: { staged: key, target: {} } });
+    expect(asked.slice(1).map((a) => a.params.staged)).toEqual([key, key]);
+    expect(readFile().areas[0]).toMatchObject({ area_id: 'area-1', instruction: 'From the designer' });
+    // Only the extension has staged captures: an MCP client naming one is refused, nothing asked.
+    asked = [];
+    const err = await saveAreaHandler({ idea_folder: IDEA, staged: key }, ctx()).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('staged') });
+    expect(asked).toEqual([]);
+  });
+
   it("merges the area's tokens into the idea's DTCG file beside the sessions', and a later save keeps them", async () => {
     const session = (colors: Record<string, string>) =>
       saveReference({

@@ -6,7 +6,7 @@ import {
 } from '../../../shared/src/commands/fetch-resource.js';
 import { SaveAreaParams, type SaveAreaResult } from '../../../shared/src/commands/save-area.js';
 import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
-import { validationError, XipeError } from '../../../shared/src/errors.js';
+import { invalidField, validationError, XipeError } from '../../../shared/src/errors.js';
 import { ideaPaths, prepareIdeaDirs } from '../../../shared/src/node/idea-store/path-safety.js';
 import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
 import { writeArea } from '../deep-capture/area-store.js';
@@ -20,6 +20,7 @@ import {
 } from '../deep-capture/resource-files.js';
 import { decodePng } from '../screenshots/png-info.js';
 import type { HostHandler, HostHandlerContext } from './types.js';
+import { caller } from './workspace.js';
 
 /**
  * `save_area` (the `capture_area` MCP tool, DESIGN §7): checks the idea before the browser is
@@ -31,11 +32,15 @@ import type { HostHandler, HostHandlerContext } from './types.js';
 
 const FETCH_CONCURRENCY = 4;
 
+/** Where the area comes from: the live tab, or the toolbar's capture staged in the extension. */
+type Source = { staged?: string };
+
 async function fetchBytes(
   url: string,
   tabId: number,
   ctx: HostHandlerContext,
   timeoutMs: number,
+  source: Source,
 ): Promise<{ bytes: Uint8Array } | { reason: string }> {
   if (url.startsWith('data:')) {
     const bytes = decodeDataUrl(url);
@@ -43,7 +48,7 @@ async function fetchBytes(
   }
   const raw = await ctx.extension.request(
     FETCH_RESOURCE,
-    { url, tab_id: tabId, max_bytes: MAX_RESOURCE_BYTES },
+    { url, tab_id: tabId, max_bytes: MAX_RESOURCE_BYTES, ...source },
     { timeoutMs, signal: ctx.signal },
   );
   const parsed = FetchResourceResult.safeParse(raw);
@@ -57,6 +62,7 @@ async function gatherResources(
   tabId: number,
   ctx: HostHandlerContext,
   timeoutMs: number,
+  source: Source,
 ): Promise<{ files: Map<string, PreparedFile>; skipped: SkippedResource[] }> {
   const files = new Map<string, PreparedFile>();
   const skipped: SkippedResource[] = [];
@@ -64,7 +70,7 @@ async function gatherResources(
   const queue = [...capture.resources];
   const worker = async () => {
     for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
-      const got = await fetchBytes(ref.url, tabId, ctx, timeoutMs);
+      const got = await fetchBytes(ref.url, tabId, ctx, timeoutMs, source);
       if ('reason' in got) {
         skipped.push({ src: ref.url, reason: got.reason });
         continue;
@@ -104,12 +110,15 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
   const parsed = SaveAreaParams.safeParse(params ?? {});
   if (!parsed.success) throw validationError(parsed.error, 'capture_area arguments', params ?? {});
   const p = parsed.data;
-  const workspace = resolveWorkspace({
-    requested: undefined,
-    callerWorkspace: ctx.workspace,
-    source: ctx.source,
-    registered: ctx.config.workspaces,
-  });
+  if (p.staged !== undefined && ctx.source !== 'extension')
+    throw invalidField(
+      'staged',
+      'no value (staged captures come from the toolbar only)',
+      p.staged,
+      'capture_area arguments',
+    );
+  const source: Source = p.staged !== undefined ? { staged: p.staged } : {};
+  const workspace = resolveWorkspace({ ...caller(ctx), requested: p.workspace });
   // An unknown idea is refused before the browser is asked for anything.
   const dirs = await prepareIdeaDirs(ideaPaths(workspace, p.idea_folder), p.idea_folder);
   const deadline = Date.now() + p.timeout_ms;
@@ -119,6 +128,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     {
       ...(p.selector !== undefined ? { selector: p.selector } : {}),
       ...(p.rect !== undefined ? { rect: p.rect } : {}),
+      ...source,
       target: {
         ...(p.tab_id !== undefined ? { tab_id: p.tab_id } : {}),
         ...(p.url_contains !== undefined ? { url_contains: p.url_contains } : {}),
@@ -136,7 +146,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
   const { capture, tab } = shot.data;
   const captured = performance.now();
   const png = decodePng(shot.data.png);
-  const { files, skipped } = await gatherResources(capture, tab.id, ctx, left());
+  const { files, skipped } = await gatherResources(capture, tab.id, ctx, left(), source);
   const pixelFiles = await gatherPixels(capture);
   const fetched = performance.now();
   const written = await writeArea({

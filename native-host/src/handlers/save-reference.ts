@@ -10,6 +10,7 @@ import {
   saveReference,
 } from '../../../shared/src/node/idea-store/index.js';
 import type { HostHandler } from './types.js';
+import { caller } from './workspace.js';
 
 /**
  * `save_reference`: the one way reference data reaches an idea folder, from an MCP server or the
@@ -20,12 +21,7 @@ export const saveReferenceHandler: HostHandler = async (params, ctx): Promise<Sa
   checkPayloadSize(ctx.payloadBytes, maxBytes);
   const parsed = SaveReferenceParams.safeParse(params);
   if (!parsed.success) throw validationError(parsed.error, 'reference data', params);
-  const workspace = resolveWorkspace({
-    requested: parsed.data.workspace,
-    callerWorkspace: ctx.workspace,
-    source: ctx.source,
-    registered: ctx.config.workspaces,
-  });
+  const workspace = resolveWorkspace({ ...caller(ctx), requested: parsed.data.workspace });
   const result = await saveReference({
     workspace,
     data: parsed.data.data,

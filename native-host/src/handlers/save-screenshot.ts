@@ -28,6 +28,7 @@ import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces
 import { prepareOutputFile, resolveOutputPath } from '../screenshots/output-path.js';
 import { decodePng } from '../screenshots/png-info.js';
 import type { HostHandler } from './types.js';
+import { caller } from './workspace.js';
 
 /** Where screenshots go when the agent names neither a path nor an idea. */
 export const DEFAULT_SCREENSHOT_DIR = ['x-ipe-docs', 'screenshots'] as const;
@@ -81,12 +82,7 @@ export const saveScreenshotHandler: HostHandler = async (params, ctx): Promise<S
   const parsed = SaveScreenshotParams.safeParse(params ?? {});
   if (!parsed.success) throw validationError(parsed.error, 'capture_screenshot arguments', params ?? {});
   const p = parsed.data;
-  const workspace = resolveWorkspace({
-    requested: undefined,
-    callerWorkspace: ctx.workspace,
-    source: ctx.source,
-    registered: ctx.config.workspaces,
-  });
+  const workspace = resolveWorkspace(caller(ctx));
   // Refused destinations are refused before the browser is asked for anything.
   const outputFile =
     p.output_path !== undefined

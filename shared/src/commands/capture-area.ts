@@ -12,18 +12,42 @@ import { TabRef, TabTarget } from './target.js';
  */
 export const CAPTURE_AREA = 'capture_area';
 
+/**
+ * A deep capture the designer toolbar took and keeps in the extension until Save (its item key):
+ * the host's `save_area` for the toolbar names it instead of a selector or rect, and the extension
+ * answers `capture_area` and `fetch_resource` from what it stored at capture time.
+ */
+export const StagedCaptureId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9-]+$/, 'an item key of the toolbar');
+
 export const AreaLocator = z
   .object({
     selector: z.string().min(1).max(4096).optional(),
     rect: CaptureRect.optional(),
+    staged: StagedCaptureId.optional(),
   })
   .strict();
 
-/** Exactly one of `selector` and `rect` (a VALIDATION_ERROR naming both fields otherwise). */
+/**
+ * Exactly one of `selector` and `rect` (a VALIDATION_ERROR naming both fields otherwise), or a
+ * `staged` capture with neither.
+ */
 export function refineOneLocator(
-  value: { selector?: string | undefined; rect?: unknown },
+  value: { selector?: string | undefined; rect?: unknown; staged?: string | undefined },
   ctx: z.RefinementCtx,
 ): void {
+  if (value.staged !== undefined) {
+    if (value.selector !== undefined || value.rect !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['staged'],
+        message: 'a staged capture takes no selector or rect',
+      });
+    return;
+  }
   const given = (value.selector !== undefined ? 1 : 0) + (value.rect !== undefined ? 1 : 0);
   if (given === 1) return;
   const message = given === 0 ? 'give selector or rect' : 'give selector or rect, not both';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StagedCaptureId } from './capture-area.js';
 
 /**
  * Handled by the extension for `save_area`: fetches one resource of a captured area as the page
@@ -11,12 +12,17 @@ export const FETCH_RESOURCE = 'fetch_resource';
 /** Largest resource the extension sends (the host's per-file cap). */
 export const MAX_RESOURCE_BYTES = 8 * 1024 * 1024;
 
+/** Largest total of resource bytes one area may add (the host's cap; the toolbar stages no more). */
+export const MAX_AREA_RESOURCE_BYTES = 48 * 1024 * 1024;
+
 export const FetchResourceParams = z
   .object({
     url: z.string().min(1).max(8192),
     /** The tab the area was captured in (for `blob:` URLs, which only it can read). */
     tab_id: z.number().int().nonnegative(),
     max_bytes: z.number().int().positive().max(MAX_RESOURCE_BYTES).default(MAX_RESOURCE_BYTES),
+    /** The toolbar's staged capture the resource belongs to: answered from what was fetched then. */
+    staged: StagedCaptureId.optional(),
   })
   .strict();
 export type FetchResourceParams = z.infer<typeof FetchResourceParams>;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { CaptureRect } from '../deep-capture/area-capture.js';
 import { AreaId } from '../deep-capture/referenced-elements.js';
 import { IdeaFolderName } from '../reference-data.js';
-import { refineOneLocator } from './capture-area.js';
+import { refineOneLocator, StagedCaptureId } from './capture-area.js';
+import { WorkspacePath } from './save-reference.js';
 import { TabRef, TabTarget } from './target.js';
 
 /**
@@ -14,9 +15,13 @@ import { TabRef, TabTarget } from './target.js';
 export const SAVE_AREA = 'save_area';
 
 export const SaveAreaParams = TabTarget.extend({
+  /** As in save_reference: the toolbar names one of the registered workspaces (MCP servers send theirs in the hello). */
+  workspace: WorkspacePath.optional(),
   idea_folder: IdeaFolderName,
   selector: z.string().min(1).max(4096).optional(),
   rect: CaptureRect.optional(),
+  /** The designer toolbar's deep capture, staged in the extension (accepted from the extension only). */
+  staged: StagedCaptureId.optional(),
   /** `area-N`; default the next free one. An existing id is replaced. */
   area_id: AreaId.optional(),
   instruction: z.string().max(65_536).default(''),

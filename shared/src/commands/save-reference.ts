@@ -4,20 +4,21 @@ import { ReferenceData, SaveResult } from '../reference-data.js';
 /** Handled by the native host, the only writer of idea folders (docs/architecture.md, The idea store). */
 export const SAVE_REFERENCE = 'save_reference';
 
+/**
+ * Absolute workspace root. The MCP server sends its own; the toolbar may name one of the
+ * workspaces registered in config.json, or omit it when exactly one is registered.
+ */
+export const WorkspacePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), {
+    message: 'must be an absolute path',
+  });
+
 export const SaveReferenceParams = z
   .object({
-    /**
-     * Absolute workspace root. The MCP server sends its own; the toolbar may name one of the
-     * workspaces registered in config.json, or omit it when exactly one is registered.
-     */
-    workspace: z
-      .string()
-      .min(1)
-      .max(4096)
-      .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), {
-        message: 'must be an absolute path',
-      })
-      .optional(),
+    workspace: WorkspacePath.optional(),
     data: ReferenceData,
   })
   .strict();

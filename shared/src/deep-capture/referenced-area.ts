@@ -63,12 +63,15 @@ function elementResources(
   return out;
 }
 
+/** A node that is an element of the area (gaps only hold their siblings' places in the clone). */
+export const isAreaElement = (node: CaptureNode): boolean => node.kind !== 'gap';
+
 /** The capture as one area of referenced-elements.json: every element the area shows (gaps left out). */
 export function toReferencedArea(capture: AreaCapture, options: ProjectionOptions): ReferencedArea {
   const origin: CaptureRect = capture.rect;
   const elements: AreaElement[] = [];
   capture.nodes.forEach((node, index) => {
-    if (node.kind === 'gap') return;
+    if (!isAreaElement(node)) return;
     const name = options.names[index] ?? `node-${index}`;
     elements.push({
       element_name: name,

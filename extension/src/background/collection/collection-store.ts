@@ -4,6 +4,7 @@ import type {
   Collection,
   ColorDraft,
   ColorRole,
+  DeepSummary,
   ElementDraft,
   Typography,
 } from '../../../../shared/src/toolbar-messages.js';
@@ -17,8 +18,8 @@ import type { StoredCrop } from '../capture/capture.js';
 /**
  * What the designer collected in a tab, kept in extension storage (not in the page, not in worker
  * memory) so it survives collapsing the toolbar, a service-worker restart and a host reconnect.
- * Cleared only after a successful save. Crops are stored under their own keys so listing the
- * collection never moves megabytes of base64 around.
+ * Cleared only after a successful save. Crops and staged deep captures are stored under their own
+ * keys so listing the collection never moves megabytes of base64 around.
  */
 
 export interface KeyValueStorage {
@@ -31,10 +32,18 @@ export type { StoredCrop };
 
 const COLLECTION_PREFIX = 'xipe-toolbar:collection:';
 const CROP_PREFIX = 'xipe-toolbar:crop:';
+const DEEP_PREFIX = 'xipe-toolbar:deep:';
+const DEEP_FILES_PREFIX = 'xipe-toolbar:deep-files:';
 const PANEL_SPOT_KEY = 'xipe-toolbar:panel-spot';
 
 export const collectionKey = (tabId: number): string => `${COLLECTION_PREFIX}${tabId}`;
 export const cropKey = (key: string): string => `${CROP_PREFIX}${key}`;
+/** An item's staged deep capture: the engine's reading (deep-capture/staged.ts). */
+export const deepKey = (key: string): string => `${DEEP_PREFIX}${key}`;
+/** The fonts and images fetched for it, by URL. */
+export const deepFilesKey = (key: string): string => `${DEEP_FILES_PREFIX}${key}`;
+/** Everything stored under an item's own keys besides the collection. */
+const itemKeys = (key: string): string[] => [cropKey(key), deepKey(key), deepFilesKey(key)];
 
 export function emptyCollection(pageUrl: string, now: Date): Collection {
   return { source_url: pageUrl, started_at: now.toISOString(), elements: [], colors: [], typography: {} };
@@ -136,14 +145,24 @@ export class CollectionStore {
   update(
     tabId: number,
     key: string,
-    change: { comment?: string | null | undefined; role?: ColorRole | undefined },
+    change: {
+      comment?: string | null | undefined;
+      role?: ColorRole | undefined;
+      instruction?: string | undefined;
+    },
   ): Promise<Collection> {
     return this.serial(tabId, async () => {
       const c = await this.read(tabId);
       if (!c) throw new Error('Nothing collected in this tab');
       const elements = c.elements.map((e) => {
-        if (e.key !== key || change.comment === undefined) return e;
-        const { comment: _old, ...rest } = e;
+        if (e.key !== key) return e;
+        const deep =
+          e.deep && change.instruction !== undefined
+            ? { ...e.deep, instruction: change.instruction }
+            : e.deep;
+        const withDeep = deep ? { ...e, deep } : e;
+        if (change.comment === undefined) return withDeep;
+        const { comment: _old, ...rest } = withDeep;
         return change.comment === null || change.comment === '' ? rest : { ...rest, comment: change.comment };
       });
       const colors = c.colors.map((col) =>
@@ -153,6 +172,27 @@ export class CollectionStore {
       await this.write(tabId, next);
       return next;
     });
+  }
+
+  /**
+   * Sets (or, with null, removes) an item's deep capture. Fails when the item is gone (removed or
+   * saved meanwhile): its staged data is then the caller's to drop.
+   */
+  setDeep(tabId: number, key: string, deep: DeepSummary | null): Promise<CollectedElement> {
+    return this.serial(tabId, async () => {
+      const c = await this.read(tabId);
+      const item = c?.elements.find((e) => e.key === key);
+      if (!c || !item) throw new Error('That item is no longer collected (removed or saved).');
+      const { deep: _old, ...rest } = item;
+      const next: CollectedElement = deep ? { ...rest, deep } : rest;
+      await this.write(tabId, { ...c, elements: c.elements.map((e) => (e.key === key ? next : e)) });
+      return next;
+    });
+  }
+
+  /** Forgets what was staged for an item's deep capture (the item itself is left as it is). */
+  async dropStaged(key: string): Promise<void> {
+    await this.storage.remove([deepKey(key), deepFilesKey(key)]);
   }
 
   remove(tabId: number, key: string): Promise<Collection> {
@@ -165,7 +205,7 @@ export class CollectionStore {
         colors: c.colors.filter((col) => col.key !== key),
       };
       await this.write(tabId, next);
-      await this.storage.remove([cropKey(key)]);
+      await this.storage.remove(itemKeys(key));
       return next;
     });
   }
@@ -207,7 +247,7 @@ export class CollectionStore {
             };
       await this.write(tabId, next);
       const dropped = (c?.elements ?? []).filter((e) => !elements.includes(e));
-      if (dropped.length > 0) await this.storage.remove(dropped.map((e) => cropKey(e.key)));
+      if (dropped.length > 0) await this.storage.remove(dropped.flatMap((e) => itemKeys(e.key)));
       return next;
     });
   }
@@ -216,7 +256,10 @@ export class CollectionStore {
   drop(tabId: number): Promise<void> {
     return this.serial(tabId, async () => {
       const c = await this.read(tabId);
-      await this.storage.remove([collectionKey(tabId), ...(c?.elements.map((e) => cropKey(e.key)) ?? [])]);
+      await this.storage.remove([
+        collectionKey(tabId),
+        ...(c?.elements.flatMap((e) => itemKeys(e.key)) ?? []),
+      ]);
     });
   }
 

@@ -7,6 +7,7 @@
 import { browser, type Runtime } from '../../platform/browser.js';
 import { captureCrop, StitchJobs } from '../capture/capture.js';
 import { RestFrames } from '../capture/rest-frame.js';
+import { StagedCaptures } from '../deep-capture/staged.js';
 import { CollectionStore, type KeyValueStorage } from './collection-store.js';
 import type { HostLink } from './host-link.js';
 import { createToolbarHandler, isToolbarMessage } from './messages.js';
@@ -24,12 +25,21 @@ const localStorageArea: KeyValueStorage = {
  * The designer toolbar's service-worker side. Called once, synchronously, at the top level of the
  * service worker so the listeners exist whenever Chrome wakes the worker for one of them.
  */
-export function registerToolbar(link: HostLink): void {
+export function registerToolbar(link: HostLink): { staged: StagedCaptures } {
   const store = new CollectionStore(localStorageArea);
+  const staged = new StagedCaptures(
+    localStorageArea,
+    (key) => store.crop(key),
+    async (tabId) => {
+      const tab = await browser.tabs.get(tabId);
+      return { id: tabId, url: tab.url ?? '', title: tab.title ?? '' };
+    },
+  );
   const jobs = new StitchJobs();
   const restFrames = new RestFrames();
   const handle = createToolbarHandler({
     store,
+    staged,
     host: link,
     capture: {
       crop: captureCrop,
@@ -70,6 +80,7 @@ export function registerToolbar(link: HostLink): void {
       await store.prune(new Set(tabs.flatMap((t) => (t.id === undefined ? [] : [t.id]))), Object.keys(all));
     })();
   });
+  return { staged };
 }
 
 /** The action button (and its keyboard shortcut, `_execute_action`): toggles the toolbar. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ElementDraft } from '../../../../shared/src/toolbar-messages.js';
-import { CollectionStore } from './collection-store.js';
+import { CollectionStore, deepKey } from './collection-store.js';
 import type { HostLink } from './host-link.js';
 import { createToolbarHandler } from './messages.js';
 import { MemoryStorage, PNG_1x1 } from './store-test-kit.js';
@@ -54,6 +54,7 @@ describe('toolbar save', () => {
     const { host, sent } = fakeHost();
     const handle = createToolbarHandler({
       store,
+      staged: { take: async () => Promise.reject(new Error('no deep capture here')) },
       host,
       capture: {} as never,
     });
@@ -79,5 +80,154 @@ describe('toolbar save', () => {
       { full_page: `staged:${staged[0]?.image_id}`, element_crop: null },
       { full_page: null, element_crop: `staged:${staged[1]?.image_id}` },
     ]);
+  });
+});
+
+describe('toolbar deep capture', () => {
+  const REFS = '/ws/x-ipe-docs/ideas/001/uiux-references';
+  const summary = { element_count: 143, resource_count: 12, skipped_count: 1, elapsed_ms: 900 };
+
+  /** A host that also writes areas (save_area), numbering them from area-4; `failSession` refuses the session once. */
+  function areaHost(failSession: { once: boolean }) {
+    const { host, sent } = fakeHost();
+    const request = host.request.bind(host);
+    host.request = async (command, params, timeoutMs) => {
+      if (command === 'save_area') {
+        sent.push({ command, params, bytes: 0 });
+        const id = (params as { area_id?: string }).area_id ?? 'area-4';
+        return {
+          status: 'success',
+          area_id: id,
+          element_count: 143,
+          resources: [
+            { type: 'font', src: 'https://cdn/a.woff2', local_path: 'resources/ab.woff2', bytes: 9 },
+          ],
+          files: {
+            referenced_elements: `${REFS}/page-element-references/referenced-elements.json`,
+            structure_html: `${REFS}/page-element-references/resources/${id}-structure.html`,
+            styles_css: `${REFS}/page-element-references/resources/${id}-styles.css`,
+            screenshot: `${REFS}/screenshots/${id}.png`,
+          },
+          elapsed_ms: 120,
+        };
+      }
+      if (command === 'save_reference' && failSession.once) {
+        failSession.once = false;
+        throw new Error('disk full');
+      }
+      return request(command, params, timeoutMs);
+    };
+    return { host, sent };
+  }
+
+  async function setUp(failSession = { once: false }) {
+    const storage = new MemoryStorage();
+    const store = new CollectionStore(storage);
+    const item = await store.addElement(3, draft('area'), { png: PNG_1x1, width: 1, height: 1 });
+    const takes: unknown[] = [];
+    const { host, sent } = areaHost(failSession);
+    const handle = createToolbarHandler({
+      store,
+      staged: {
+        take: async (...args) => {
+          takes.push(args);
+          await storage.set({ [deepKey(item.key)]: { staged: true } });
+          return summary;
+        },
+      },
+      host,
+      capture: {} as never,
+    });
+    return { storage, store, item, takes, sent, handle };
+  }
+
+  it('stages the deep capture with the item and shows its counts', async () => {
+    const { item, takes, handle } = await setUp();
+    const rect = { x: 0, y: 900, width: 300, height: 200 };
+    const r = await handle(
+      { type: 'xipe-toolbar:deep_capture', key: item.key, rect, instruction: 'Rebuild the pricing' },
+      SENDER,
+    );
+    expect(takes).toEqual([[3, item.key, rect]]);
+    expect(r).toMatchObject({
+      ok: true,
+      result: { key: item.key, deep: { ...summary, instruction: 'Rebuild the pricing' } },
+    });
+    const edited = await handle(
+      { type: 'xipe-toolbar:update_item', key: item.key, instruction: 'Only the cards' },
+      SENDER,
+    );
+    expect(edited).toMatchObject({
+      ok: true,
+      result: { elements: [{ deep: { instruction: 'Only the cards' } }] },
+    });
+  });
+
+  it('writes the area before the session, whose element points at its files', async () => {
+    const { item, sent, handle } = await setUp();
+    const rect = { x: 0, y: 0, width: 100, height: 40 };
+    await handle({ type: 'xipe-toolbar:deep_capture', key: item.key, rect, instruction: 'Cards' }, SENDER);
+    const r = await handle({ type: 'xipe-toolbar:save', idea_folder: '001' }, SENDER);
+    expect(r).toMatchObject({ ok: true });
+    expect(sent.map((s) => s.command)).toEqual([
+      'next_reference_ids',
+      'stage_image',
+      'save_area',
+      'save_reference',
+    ]);
+    expect(sent[2]?.params).toMatchObject({ idea_folder: '001', staged: item.key, instruction: 'Cards' });
+    expect(sent[2]?.params).not.toHaveProperty('area_id');
+    const session = sent[3]?.params as {
+      data: { elements: { extracted_assets: Record<string, unknown> }[] };
+    };
+    expect(session.data.elements[0]?.extracted_assets).toMatchObject({
+      kind: 'area',
+      deep_capture: {
+        area_id: 'area-4',
+        instruction: 'Cards',
+        element_count: 143,
+        resource_count: 1,
+        files: {
+          referenced_elements: 'page-element-references/referenced-elements.json',
+          structure_html: 'page-element-references/resources/area-4-structure.html',
+          styles_css: 'page-element-references/resources/area-4-styles.css',
+          screenshot: 'screenshots/area-4.png',
+        },
+      },
+    });
+  });
+
+  it('a Save retried after the session failed replaces the area it already wrote', async () => {
+    const { item, sent, handle, storage } = await setUp({ once: true });
+    const rect = { x: 0, y: 0, width: 100, height: 40 };
+    await handle({ type: 'xipe-toolbar:deep_capture', key: item.key, rect, instruction: '' }, SENDER);
+    const failed = await handle({ type: 'xipe-toolbar:save', idea_folder: '001' }, SENDER);
+    expect(failed).toMatchObject({ ok: false, error: { message: 'disk full' } });
+    // Kept for the retry, with where the area went.
+    expect(storage.data.has(deepKey(item.key))).toBe(true);
+    const again = await handle({ type: 'xipe-toolbar:save', idea_folder: '001' }, SENDER);
+    expect(again).toMatchObject({ ok: true });
+    const areas = sent.filter((s) => s.command === 'save_area').map((s) => s.params);
+    expect(areas).toEqual([
+      expect.not.objectContaining({ area_id: expect.anything() }),
+      expect.objectContaining({ area_id: 'area-4' }),
+    ]);
+    // Saved: the staged capture goes with the collection.
+    expect(storage.data.has(deepKey(item.key))).toBe(false);
+  });
+
+  it('drops what it staged when the item went meanwhile', async () => {
+    const { item, handle, storage } = await setUp();
+    await handle({ type: 'xipe-toolbar:remove_item', key: item.key }, SENDER);
+    const rect = { x: 0, y: 0, width: 100, height: 40 };
+    const r = await handle(
+      { type: 'xipe-toolbar:deep_capture', key: item.key, rect, instruction: '' },
+      SENDER,
+    );
+    expect(r).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('no longer collected') },
+    });
+    expect(storage.data.has(deepKey(item.key))).toBe(false);
   });
 });

@@ -22,13 +22,17 @@ import {
   type ToolbarResponse,
   type ToolbarResult,
 } from '../../../../shared/src/toolbar-messages.js';
+import type { StagedCaptures } from '../deep-capture/staged.js';
 import type { CollectionStore, StoredCrop } from './collection-store.js';
+import { saveAreas } from './deep-save.js';
 import type { HostLink } from './host-link.js';
 import { buildReferenceData } from './reference-builder.js';
 
 /** What the toolbar's worker side uses; injected so the handler runs in unit tests with fakes. */
 export interface ToolbarDeps {
   store: CollectionStore;
+  /** Deep captures staged with their items until Save. */
+  staged: Pick<StagedCaptures, 'take'>;
   host: HostLink;
   capture: {
     crop(
@@ -127,7 +131,15 @@ export function createToolbarHandler(deps: ToolbarDeps) {
       );
       screenshots.set(e.key, `${STAGED_PREFIX}${imageId}`);
     }
-    const data = buildReferenceData({ collection, screenshots, ideaFolder, ids, now: now() });
+    // Deep captures go first: the session's elements point at the areas' files.
+    const areas = await saveAreas({
+      host: deps.host,
+      store: deps.store,
+      tabId,
+      elements: collection.elements,
+      target,
+    });
+    const data = buildReferenceData({ collection, screenshots, areas, ideaFolder, ids, now: now() });
     const params = SaveReferenceParams.safeParse({ ...(workspace ? { workspace } : {}), data });
     if (!params.success)
       throw validationError(params.error, 'reference data', { ...(workspace ? { workspace } : {}), data });
@@ -181,10 +193,24 @@ export function createToolbarHandler(deps: ToolbarDeps) {
         return item;
       }
       case 'xipe-toolbar:update_item': {
-        const c = await deps.store.update(tabId, req.key, { comment: req.comment, role: req.role });
+        const c = await deps.store.update(tabId, req.key, {
+          comment: req.comment,
+          role: req.role,
+          instruction: req.instruction,
+        });
         if (req.comment !== undefined)
           emit('note_added', tabId, c.source_url, { key: req.key, comment: req.comment });
         return c;
+      }
+      case 'xipe-toolbar:deep_capture': {
+        const summary = await deps.staged.take(tabId, req.key, req.rect);
+        // The item may have gone meanwhile (removed, saved): then what was staged for it goes too.
+        return deps.store
+          .setDeep(tabId, req.key, { instruction: req.instruction, ...summary })
+          .catch(async (err: unknown) => {
+            await deps.store.dropStaged(req.key);
+            throw err;
+          });
       }
       case 'xipe-toolbar:remove_item':
         return deps.store.remove(tabId, req.key);

@@ -1,6 +1,7 @@
 import { buildDesignTokens } from '../../../../shared/src/design-tokens.js';
 import type { ReferenceDataInput } from '../../../../shared/src/reference-data.js';
 import type { Collection, Typography } from '../../../../shared/src/toolbar-messages.js';
+import type { DeepAssets } from './deep-save.js';
 
 /**
  * Turns a tab's collection into a v1.0 save request. Ids are assigned here, at save time, from
@@ -34,6 +35,8 @@ export function buildReferenceData(args: {
   collection: Collection;
   /** Each element's screenshot value by item key (`staged:<id>` once sent to the host; `base64:…`). */
   screenshots: ReadonlyMap<string, string>;
+  /** Deep-captured items' areas, written by the host before the session (deep-save.ts). */
+  areas?: ReadonlyMap<string, DeepAssets>;
   ideaFolder: string;
   ids: NextIds;
   now: Date;
@@ -51,6 +54,7 @@ export function buildReferenceData(args: {
   }));
   const elements = collection.elements.map((e, i) => {
     const png = screenshots.get(e.key) ?? null;
+    const area = args.areas?.get(e.key);
     return {
       id: `elem-${pad(ids.next_element + i)}`,
       selector: e.selector,
@@ -65,6 +69,7 @@ export function buildReferenceData(args: {
         kind: e.kind,
         ...(e.styles ? { styles: e.styles } : {}),
         ...(e.text ? { text: e.text } : {}),
+        ...(area ? { deep_capture: area } : {}),
       },
       ...(e.page_url !== collection.source_url ? { page_url: e.page_url } : {}),
       ...(e.capped_at !== undefined ? { capped_at: e.capped_at } : {}),

@@ -1,7 +1,7 @@
 import type { AreaCapture } from '../../../../shared/src/deep-capture/area-capture.js';
 import { cropToImage } from '../../geometry/crop-math.js';
 import { executeFunction } from '../../platform/browser.js';
-import { captureTab, pngBase64 } from '../capture/capture.js';
+import { captureDataUrl, decodePng, pngBase64 } from '../capture/capture.js';
 import { type PageMetrics, preparePage } from '../screenshot/page-functions.js';
 
 /**
@@ -38,9 +38,15 @@ export interface AreaPixels {
 
 /**
  * Captures `rect` starting from the page as it is now (`at`), banding down when it is taller
- * (the caller has already made fixed and sticky bars transparent then).
+ * (the caller has already made fixed and sticky bars transparent then). `lap` times each band's
+ * steps for the host's log: a third band waits for Chrome's two-captures-a-second quota.
  */
-export async function shootArea(tabId: number, rect: PageRect, at: PageMetrics): Promise<AreaPixels> {
+export async function shootArea(
+  tabId: number,
+  rect: PageRect,
+  at: PageMetrics,
+  lap: (n: string) => void = () => {},
+): Promise<AreaPixels> {
   let canvas: OffscreenCanvas | null = null;
   let ctx: OffscreenCanvasRenderingContext2D | null = null;
   let scale = 1;
@@ -49,7 +55,11 @@ export async function shootArea(tabId: number, rect: PageRect, at: PageMetrics):
   const bottom = rect.y + rect.height;
   for (let band = 0; drawnTo < bottom - 0.01; band++) {
     if (band > 0) metrics = await measure(tabId, drawnTo);
-    const bitmap = await captureTab(tabId);
+    lap(`band${band}_placed`);
+    const url = await captureDataUrl(tabId);
+    lap(`band${band}_captured`);
+    const bitmap = await decodePng(url);
+    lap(`band${band}_decoded`);
     try {
       scale = bitmap.width / metrics.viewportWidth;
       if (canvas === null || ctx === null) {

@@ -125,7 +125,7 @@ export async function captureArea(
     // while it finishes: both run at once.
     const [capture, pixels] = await Promise.all([
       captureAreaInTab(tab.id, placement.rect, sheets).finally(() => lap('engine')),
-      shootArea(tab.id, placement.rect, metrics).finally(() => lap('shot')),
+      shootArea(tab.id, placement.rect, metrics, lap).finally(() => lap('shot')),
     ]);
     await cutPixelNodes(capture, pixels);
     const png = await pngBase64(pixels.canvas);

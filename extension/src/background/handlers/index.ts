@@ -4,6 +4,7 @@ import { fetchResource } from './fetch-resource.js';
 import { injectScript } from './inject-script.js';
 import { injectToolbar } from './inject-toolbar.js';
 import { listTabs } from './list-tabs.js';
+import { stagedArea, stagedResource } from './staged.js';
 import type { ExtensionCommand, Handler } from './types.js';
 
 /**
@@ -15,6 +16,8 @@ export const HANDLERS: { readonly [C in ExtensionCommand]: Handler<C> } = {
   inject_script: injectScript,
   inject_toolbar: injectToolbar,
   capture_screenshot: captureScreenshot,
-  capture_area: captureArea,
-  fetch_resource: fetchResource,
+  capture_area: (params, ctx) =>
+    params.staged !== undefined ? stagedArea(params.staged, ctx) : captureArea(params, ctx),
+  fetch_resource: (params, ctx) =>
+    params.staged !== undefined ? stagedResource(params, params.staged, ctx) : fetchResource(params),
 };

@@ -1,9 +1,25 @@
 import type { z } from 'zod';
-import type { BrowserInfo, COMMANDS, CommandName, CommandResult } from '../../../../shared/src/index.js';
+import type {
+  BrowserInfo,
+  CaptureAreaResult,
+  COMMANDS,
+  CommandName,
+  CommandResult,
+  FetchResourceResult,
+} from '../../../../shared/src/index.js';
+
+/** The toolbar's deep captures staged in the worker (deep-capture/staged.ts), by item key. */
+export interface StagedSource {
+  /** Null when nothing is staged under `key` (removed, or saved and cleared). */
+  area(key: string): Promise<CaptureAreaResult | null>;
+  /** Null when that file was not staged (it is then fetched live). */
+  resource(key: string, url: string): Promise<FetchResourceResult | null>;
+}
 
 /** The narrow context every handler gets (never module globals). */
 export interface HandlerContext {
   browserInfo(): Promise<BrowserInfo>;
+  staged: StagedSource;
 }
 
 /** Bridge commands the extension answers (handledBy: 'extension' in COMMANDS). */

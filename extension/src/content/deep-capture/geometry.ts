@@ -7,8 +7,9 @@ import type { StyleMap } from '../../../../shared/src/deep-capture/area-capture.
  * - an absolutely positioned or fixed element whose containing block is not in the capture (the
  *   viewport, or an ancestor above the root) is re-anchored to the root, which the clone
  *   positions absolutely, at the place it had on screen;
- * - a sticky element is shown where it was stuck, as a relative offset from where the flow put it
- *   (the clone does not scroll, so `position: sticky` would leave it at its flow position).
+ * - a sticky element is shown where it was, as a relative offset from where the flow put it: in
+ *   the clone, `position: sticky` would stick again, to the area's top (the area clips, so it is
+ *   the scroll container), wherever the page had it.
  */
 
 export interface LayoutBox {
@@ -96,7 +97,10 @@ function previousInFlowSibling(el: Element, ctx: GeometryContext): Element | nul
   return null;
 }
 
-/** A stuck sticky element becomes relatively positioned by how far it was moved from its flow position. */
+/**
+ * A sticky element becomes relatively positioned by how far it was moved from its flow position
+ * (none when it was not stuck), stacked as sticky stacks it.
+ */
 export function pinSticky(el: Element, styles: StyleMap, ctx: GeometryContext): void {
   const cs = ctx.style(el);
   if (cs.position !== 'sticky') return;
@@ -116,11 +120,11 @@ export function pinSticky(el: Element, styles: StyleMap, ctx: GeometryContext): 
     flowTop = parentBox.top + px(parentStyle.borderTopWidth) + px(parentStyle.paddingTop) + px(cs.marginTop);
   }
   const shift = round(layoutBox(el, cs).top - flowTop);
-  // Not moved: sticky renders in place in the clone too (and keeps its containing block).
-  if (Math.abs(shift) < 0.5) return;
   for (const side of OFFSETS) delete styles[side];
   styles.position = 'relative';
-  styles.top = `${shift}px`;
+  if (Math.abs(shift) >= 0.5) styles.top = `${shift}px`;
+  // Sticky always makes a stacking context; relative does only with a z-index.
+  if (styles['z-index'] === undefined) styles['z-index'] = '0';
 }
 
 export function round(n: number): number {

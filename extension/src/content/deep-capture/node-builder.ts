@@ -278,8 +278,24 @@ function exactSize(el: Element, cs: CSSStyleDeclaration, styles: StyleMap): void
     const inner = contentBox
       ? n(cs.paddingTop) + n(cs.paddingBottom) + n(cs.borderTopWidth) + n(cs.borderBottomWidth)
       : 0;
-    styles.height = `${r.height - inner}px`;
+    styles.height = `${r.height - inner - captionsHeight(el, cs)}px`;
   }
+}
+
+/**
+ * A table's box from layout wraps its captions too, but its `height` sizes the grid alone: set to
+ * the whole box, the clone's rows would share the captions' height between them.
+ */
+function captionsHeight(el: Element, cs: CSSStyleDeclaration): number {
+  if (cs.display !== 'table' && cs.display !== 'inline-table') return 0;
+  let sum = 0;
+  for (const child of Array.from(el.children)) {
+    const ccs = getComputedStyle(child);
+    if (ccs.display !== 'table-caption') continue;
+    const margins = (Number.parseFloat(ccs.marginTop) || 0) + (Number.parseFloat(ccs.marginBottom) || 0);
+    sum += child.getBoundingClientRect().height + margins;
+  }
+  return sum;
 }
 
 /** Where a scroll container is scrolled to, when it is not at its start. */

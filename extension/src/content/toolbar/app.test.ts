@@ -11,7 +11,7 @@ const entered: { mode: string; ctx: ModeContext }[] = [];
 const confirm = vi.fn();
 let runJob: { release(): void } | null = null;
 
-function tool(name: string, key: string): ToolbarMode {
+function tool(name: string, key: string, deepCapture?: { on: boolean }): ToolbarMode {
   return {
     name,
     label: name,
@@ -19,6 +19,7 @@ function tool(name: string, key: string): ToolbarMode {
     icon: '<svg></svg>',
     hint: `${name} hint`,
     kind: 'tool',
+    ...(deepCapture ? { deepCapture } : {}),
     enter(ctx): ModeSession {
       entered.push({ mode: name, ctx });
       return { confirm };
@@ -42,16 +43,41 @@ const run: ToolbarMode = {
   },
 };
 
-vi.mock('./modes/index.js', () => ({ MODES: [tool('alpha', 'a'), tool('beta', 'b'), run] }));
+vi.mock('./modes/index.js', () => ({
+  MODES: [tool('alpha', 'a'), tool('beta', 'b', { on: true }), run],
+}));
+/** What the toolbar sent the worker. */
+const sent: Record<string, unknown>[] = [];
+let captured: object = {};
+/** Holds deep captures back until the test lets them finish. */
+let deepGate: Promise<void> = Promise.resolve();
+const DEEP = { element_count: 143, resource_count: 12, skipped_count: 1, elapsed_ms: 900 };
 vi.mock('./runtime.js', () => ({
   ToolbarFailure: class extends Error {},
-  send: vi.fn(async (request: { type: string }) => {
+  send: vi.fn(async (request: Record<string, unknown> & { type: string }) => {
+    sent.push(request);
     if (request.type === 'xipe-toolbar:get_state')
       return {
         collection: { source_url: location.href, started_at: '', elements: [], colors: [], typography: {} },
         host_connected: true,
       };
     if (request.type === 'xipe-toolbar:list_ideas') return { workspaces: [] };
+    if (request.type === 'xipe-toolbar:get_crop') return { data_url: null };
+    const item = (draft: unknown) => ({
+      ...(draft as object),
+      key: `k${sent.length}`,
+      created_at: '',
+      crop: { width: 300, height: 200 },
+    });
+    if (request.type === 'xipe-toolbar:capture_element') {
+      captured = item(request.draft);
+      return captured;
+    }
+    if (request.type === 'xipe-toolbar:deep_capture') {
+      await deepGate;
+      if (request.instruction === 'fail') throw new Error('The page navigated away.');
+      return { ...captured, deep: { ...DEEP, instruction: request.instruction } };
+    }
     throw new Error(`unexpected ${request.type}`);
   }),
 }));
@@ -61,6 +87,7 @@ let shadow: ShadowRoot;
 let app: InstanceType<typeof ToolbarApp>;
 
 beforeEach(() => {
+  sent.length = 0;
   entered.length = 0;
   confirm.mockReset();
   runJob = null;
@@ -195,5 +222,115 @@ describe('toolbar controller', () => {
     expect(last().ctx.signal.aborted).toBe(true);
     expect(document.querySelector('x-ipe-uiux-toolbar')).toBeNull();
     expect(app.isOpen()).toBe(false);
+  });
+
+  it('offers deep capture with an instruction for modes that have it, on by default there', async () => {
+    const options = shadow.querySelector<HTMLElement>('.options');
+    button('alpha').click();
+    await settle();
+    expect(options?.hidden).toBe(true);
+    button('beta').click();
+    await settle();
+    expect(options?.hidden).toBe(false);
+    const toggle = shadow.querySelector<HTMLInputElement>('.options .deep-toggle');
+    const instruction = shadow.querySelector<HTMLInputElement>('.options .instruction');
+    expect(toggle?.checked).toBe(true);
+    expect(instruction?.disabled).toBe(false);
+    // Typing in the field is not a mode shortcut.
+    instruction?.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true, composed: true }));
+    await settle();
+    expect(last().mode).toBe('beta');
+  });
+
+  it('deep-captures after the crop with the instruction, then lists the counts; the instruction is used once', async () => {
+    button('beta').click();
+    await settle();
+    const instruction = shadow.querySelector<HTMLInputElement>('.options .instruction');
+    if (!instruction) throw new Error('no instruction field');
+    instruction.value = 'Rebuild the pricing cards';
+    const main = document.createElement('main');
+    document.body.append(main);
+    window.scrollTo(0, 0);
+    await last().ctx.captureElement(main, 'area', { x: 10, y: 20, width: 300, height: 200 });
+    const deep = sent.find((r) => r.type === 'xipe-toolbar:deep_capture');
+    expect(deep).toMatchObject({
+      instruction: 'Rebuild the pricing cards',
+      rect: { x: 10, y: 20, width: 300, height: 200 },
+    });
+    expect(sent.findIndex((r) => r.type === 'xipe-toolbar:capture_element')).toBeLessThan(
+      sent.indexOf(deep ?? {}),
+    );
+    expect(status()).toMatch(
+      /^Deep-captured main: 143 elements, 12 fonts and images \(1 could not be fetched\) in \d+ ms\.$/,
+    );
+    expect(shadow.querySelector('.list .item .deep')?.textContent).toBe(
+      'deep · 143 elements · 12 resources · 1 not fetched',
+    );
+    expect(shadow.querySelector<HTMLTextAreaElement>('.list .item textarea.instruction')?.value).toBe(
+      'Rebuild the pricing cards',
+    );
+    expect(instruction.value).toBe('');
+  });
+
+  it('keeps the plain capture and says why when the deep part fails', async () => {
+    button('beta').click();
+    await settle();
+    const instruction = shadow.querySelector<HTMLInputElement>('.options .instruction');
+    if (instruction) instruction.value = 'fail';
+    await last().ctx.captureElement(document.body, 'area', { x: 0, y: 0, width: 100, height: 100 });
+    expect(status()).toBe(
+      'Deep capture failed (The page navigated away); the plain capture of html > body is kept.',
+    );
+    expect(shadow.querySelectorAll('.list .item')).toHaveLength(1);
+    expect(shadow.querySelector('.list .item .deep')).toBeNull();
+  });
+
+  it('captures as before with deep capture off, and remembers the choice for the mode', async () => {
+    button('beta').click();
+    await settle();
+    const toggle = shadow.querySelector<HTMLInputElement>('.options .deep-toggle');
+    if (!toggle) throw new Error('no toggle');
+    toggle.click();
+    expect(shadow.querySelector<HTMLInputElement>('.options .instruction')?.disabled).toBe(true);
+    await last().ctx.captureElement(document.body, 'area', { x: 0, y: 0, width: 100, height: 100 });
+    expect(sent.map((r) => r.type)).not.toContain('xipe-toolbar:deep_capture');
+    expect(status()).toMatch(/^Captured html > body \(300×200 px\) in \d+ ms\.$/);
+    button('alpha').click();
+    button('beta').click();
+    await settle();
+    expect(toggle.checked).toBe(false);
+  });
+
+  it('shows a finished deep capture in its row, leaving a note being typed in another row alone', async () => {
+    button('alpha').click();
+    await settle();
+    await last().ctx.captureElement(document.body, 'element', { x: 0, y: 0, width: 100, height: 100 });
+    let release: () => void = () => undefined;
+    deepGate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    button('beta').click();
+    await settle();
+    const capturing = last().ctx.captureElement(document.body, 'area', {
+      x: 0,
+      y: 0,
+      width: 100,
+      height: 100,
+    });
+    // The crop waits for the veil's paint: wait for the deep part to be under way.
+    await vi.waitFor(() =>
+      expect(shadow.querySelector('.list .item:nth-child(2) .deep')?.textContent).toBe('Deep capture…'),
+    );
+    const note = shadow.querySelector<HTMLTextAreaElement>('.list .item textarea');
+    if (!note) throw new Error('no note field');
+    note.value = 'Half-typed no';
+    release();
+    await capturing;
+    expect(shadow.querySelector('.list .item:nth-child(2) .deep')?.textContent).toMatch(
+      /^deep · 143 elements/,
+    );
+    expect(shadow.querySelector('.list .item textarea')).toBe(note);
+    expect(note.value).toBe('Half-typed no');
+    deepGate = Promise.resolve();
   });
 });

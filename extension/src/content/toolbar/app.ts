@@ -7,6 +7,7 @@ import { MODES, type ModeContext, type ModeSession, type ToolbarMode } from './m
 import { buildPanel, type Panel } from './panel.js';
 import { applySpot, freeCorner, pageControls } from './panel-place.js';
 import { send } from './runtime.js';
+import { DeepOptions } from './views/deep-options.js';
 import { PaletteView } from './views/palette-view.js';
 
 /** The mode that is on, and what ends it. */
@@ -28,6 +29,7 @@ export class ToolbarApp {
   private readonly veil: CaptureVeil;
   private readonly collection: CollectionSync;
   private readonly palette: PaletteView;
+  private readonly deep: DeepOptions;
   private readonly selectors = new WeakMap<Element, string>();
   private active: Active | null = null;
   private spot: PanelSpot;
@@ -55,6 +57,7 @@ export class ToolbarApp {
     this.veil = new CaptureVeil(ui.root, ui.mask, ui.panel);
     this.collection = new CollectionSync({ ...ui, veil: this.veil }, signal);
     this.palette = new PaletteView(ui.palette, (draft) => void this.collection.addColor(draft), signal);
+    this.deep = new DeepOptions(ui.options, signal);
     ui.status.set('Pick elements (E), areas (A), colours (C) or the full page (P).');
     document.documentElement.append(ui.host);
     this.raise();
@@ -129,6 +132,7 @@ export class ToolbarApp {
     const active: Active = { mode, abort: new AbortController(), session: null };
     this.active = active;
     this.showPressed(mode);
+    this.deep.show(mode);
     this.ui.status.set(mode.hint);
     try {
       active.session = (await mode.enter(this.contextFor(active))) ?? null;
@@ -153,6 +157,7 @@ export class ToolbarApp {
     active.abort.abort();
     this.ui.overlay.replaceChildren();
     this.showPressed(null);
+    this.deep.show(null);
   }
 
   private showPressed(mode: ToolbarMode | null): void {
@@ -193,7 +198,8 @@ export class ToolbarApp {
       fail: (err) => ui.status.fail(err),
       selectorOf: (el) => this.selectorOf(el),
       suggestedRole: (hex) => this.palette.suggestedRole(hex),
-      captureElement: (el, kind, rect) => collection.captureElement(el, kind, rect, this.selectorOf(el)),
+      captureElement: (el, kind, rect) =>
+        collection.captureElement(el, kind, rect, this.selectorOf(el), () => this.deep.take(active.mode)),
       addColor: (draft) => collection.addColor(draft),
       sample: (rect) => collection.sample(rect),
       restFrame: async (rect) => (this.panelOver(rect) ? null : collection.restFrame()),

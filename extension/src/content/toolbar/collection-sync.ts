@@ -2,20 +2,22 @@ import type {
   CollectedElement,
   Collection,
   ColorDraft,
-  ColorRole,
   CssRect,
   IdeasListing,
+  ItemChange,
 } from '../../../../shared/src/toolbar-messages.js';
+import { reportCrop, reportFullElement } from './capture-report.js';
 import type { CaptureVeil } from './capture-veil.js';
+import { deepCapture } from './deep-capture.js';
 import { visiblePart } from './dom.js';
 import { pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
 import { captureFullPage } from './full-page.js';
-import { scrollsWithPage } from './page-layers.js';
 import { decodePixels, type Pixels } from './pixels.js';
 import { send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
+import type { DeepChoice } from './views/deep-options.js';
 import { ElementsView } from './views/elements-view.js';
 import { SaveForm } from './views/save-form.js';
 
@@ -56,6 +58,7 @@ export class CollectionSync {
       ui.overlay,
       {
         comment: (key, comment) => void this.update(key, { comment }),
+        instruction: (key, instruction) => void this.update(key, { instruction }),
         remove: (key) => void this.remove(key),
       },
       signal,
@@ -153,13 +156,14 @@ export class CollectionSync {
     });
   }
 
-  private async update(key: string, change: { comment?: string | null; role?: ColorRole }): Promise<void> {
+  private async update(key: string, change: ItemChange): Promise<void> {
     try {
       const c = await send({ type: 'xipe-toolbar:update_item', key, ...change });
       this.collection = c;
       if (change.role) this.renderColors(c);
       this.renderBadge(c);
       if (change.comment !== undefined) this.ui.status.set('Note saved.', 'ok');
+      if (change.instruction !== undefined) this.ui.status.set('Instruction saved.', 'ok');
     } catch (err) {
       this.ui.status.fail(err);
     }
@@ -275,8 +279,10 @@ export class CollectionSync {
     kind: 'element' | 'area',
     rect: CssRect,
     selector: string,
+    deep: () => DeepChoice | null = () => null,
   ): Promise<void> {
     if (this.busy) return;
+    const choice = deep();
     this.captures += 1;
     const started = performance.now();
     const veil = this.ui.veil;
@@ -299,19 +305,15 @@ export class CollectionSync {
           veil.lift();
         }
         this.added(item);
-        const ms = Math.round(performance.now() - started);
-        const size = item.crop ? ` (${item.crop.width}×${item.crop.height} px)` : '';
-        if (kind === 'element' && visible.height < rect.height - 0.5 && scrollsWithPage(el)) {
-          const why =
-            rect.height > window.innerHeight
-              ? `taller than the viewport (${Math.round(rect.height)} px)`
-              : 'partly outside the viewport';
-          this.ui.status.offer(`Captured the visible part of ${item.selector}${size}: it is ${why}.`, 'ok', {
-            name: 'full-element',
-            label: 'Capture the full element',
-            run: () => void this.captureFullElement(el, selector, item.key),
-          });
-        } else this.ui.status.set(`Captured ${item.selector}${size} in ${ms} ms.`, 'ok');
+        if (choice) {
+          // In the same page state as the crop: the mode's shield is still up (no :hover).
+          const stored = await deepCapture(item, visible, choice.instruction, this.ui.status, this.elements);
+          if (stored) this.deepDone(stored);
+          return;
+        }
+        reportCrop(this.ui.status, item, { el, kind, rect, visible, started }, () => {
+          void this.captureFullElement(el, selector, item.key);
+        });
       });
     } catch (err) {
       this.elements.clearPending();
@@ -342,10 +344,7 @@ export class CollectionSync {
         await this.remove(replaces);
         return shot.item;
       });
-      const ms = Math.round(performance.now() - started);
-      const size = item.crop ? `${item.crop.width}×${item.crop.height} px` : '';
-      const cut = item.capped_at ? ` It is taller than ${item.capped_at}px; the shot stops there.` : '';
-      status.set(`Captured all of ${item.selector} (${size}) in ${ms} ms.${cut}`, 'ok');
+      reportFullElement(status, item, Math.round(performance.now() - started));
     } catch (err) {
       status.fail(err);
     }
@@ -390,5 +389,12 @@ export class CollectionSync {
     if (this.collection)
       this.collection = { ...this.collection, elements: [...this.collection.elements, item] };
     this.render();
+  }
+
+  /** An item's deep capture is staged: its row shows it in place (a note being typed stays). */
+  private deepDone(item: CollectedElement): void {
+    const c = this.collection;
+    if (c) this.collection = { ...c, elements: c.elements.map((e) => (e.key === item.key ? item : e)) };
+    this.elements.showDeep(item);
   }
 }

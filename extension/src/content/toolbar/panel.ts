@@ -28,6 +28,8 @@ export interface Panel {
   /** The capture veil's mask, outside `root` so it stays visible while the UI is hidden. */
   mask: HTMLDivElement;
   status: StatusLine;
+  /** Options of the mode that is on (views/deep-options.ts), under the mode buttons. */
+  options: HTMLDivElement;
   badge: HTMLSpanElement;
   list: HTMLDivElement;
   colors: HTMLDivElement;
@@ -84,6 +86,7 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
     modeButtons.set(mode, b);
   }
 
+  const options = h('div', { class: 'options' });
   const body = h(
     'div',
     { class: 'body' },
@@ -98,6 +101,7 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
     { class: 'panel', role: 'dialog', 'aria-label': 'X-IPE UI/UX Reference toolbar' },
     head,
     modeBar,
+    options,
     body,
   );
   collapse.addEventListener(
@@ -125,6 +129,7 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
     overlay,
     mask,
     status,
+    options,
     badge,
     list,
     colors,

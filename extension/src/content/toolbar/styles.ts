@@ -52,7 +52,7 @@ button, input, select, textarea { font: inherit; color: inherit; }
   box-shadow: var(--shadow); pointer-events: auto; overflow: hidden; user-select: none;
 }
 .panel.collapsed { width: auto; }
-.panel.collapsed .body, .panel.collapsed .modes { display: none; }
+.panel.collapsed .body, .panel.collapsed .modes, .panel.collapsed .options { display: none; }
 .head { display: flex; align-items: center; gap: 6px; padding: 8px 8px 8px 12px; cursor: grab; border-bottom: 1px solid var(--line); }
 .head:active { cursor: grabbing; }
 .title { font-weight: 600; flex: 1; white-space: nowrap; }
@@ -65,6 +65,11 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .mode svg { width: 18px; height: 18px; }
 .mode:hover { background: var(--bg2); color: var(--fg); }
 .mode[aria-pressed="true"] { background: var(--accent); color: var(--accent-fg); }
+.options { display: flex; align-items: center; gap: 8px; padding: 6px 8px; border-bottom: 1px solid var(--line); }
+.options[hidden] { display: none; }
+.options label { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; cursor: pointer; font-weight: 600; }
+.options input[type="text"] { flex: 1; min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; background: var(--bg2); user-select: text; }
+.options input[disabled] { opacity: .5; }
 .body { overflow: auto; display: flex; flex-direction: column; }
 .status { padding: 6px 12px; color: var(--fg2); min-height: 28px; border-bottom: 1px solid var(--line); }
 .status.error { color: var(--danger); }
@@ -80,6 +85,7 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .meta { min-width: 0; }
 .meta .sel { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 11px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .meta .sub { color: var(--fg2); font-size: 11px; }
+.meta .deep { color: var(--accent); font-size: 11px; font-weight: 600; }
 .meta textarea { width: 100%; margin-top: 4px; min-height: 26px; resize: vertical; border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; background: var(--bg2); user-select: text; }
 .actions { display: flex; flex-direction: column; gap: 2px; }
 .chip { display: inline-flex; align-items: center; gap: 6px; }

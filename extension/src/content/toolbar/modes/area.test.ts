@@ -126,4 +126,8 @@ describe('area mode', () => {
     expect(ctx.stop).toHaveBeenCalled();
     expect(ctx.captureElement).not.toHaveBeenCalled();
   });
+
+  it('offers deep capture, on by default: an area is usually taken to be rebuilt', () => {
+    expect(areaMode.deepCapture).toEqual({ on: true });
+  });
 });

@@ -28,6 +28,8 @@ export const areaMode: ToolbarMode = {
   icon: ICONS.area,
   hint: 'Drag a rectangle, or click to snap to a section. Enter captures, Esc cancels.',
   kind: 'tool',
+  // An area is usually taken to be rebuilt: deep capture is on unless the designer turns it off.
+  deepCapture: { on: true },
   enter(ctx) {
     return runArea(ctx);
   },

@@ -20,6 +20,10 @@ beforeEach(() => {
 });
 
 describe('element mode', () => {
+  it('offers deep capture, off by default: elements are mostly picked for a look', () => {
+    expect(elementMode.deepCapture).toEqual({ on: false });
+  });
+
   it('highlights the deepest element under the pointer with its selector and size', async () => {
     const ctx = fakeContext();
     elementMode.enter(ctx);

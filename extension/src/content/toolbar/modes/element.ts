@@ -39,6 +39,8 @@ export const elementMode: ToolbarMode = {
   icon: ICONS.element,
   hint: 'Click an element to capture it. Esc to stop.',
   kind: 'tool',
+  // Elements are mostly picked for a look (a colour, a font): deep capture is the designer's choice.
+  deepCapture: { on: false },
   enter(ctx) {
     const layer = pointerPick(
       ctx,

@@ -31,6 +31,11 @@ export interface ToolbarMode {
    */
   readonly kind: 'tool' | 'run';
   /**
+   * Offers "Deep capture" with an instruction field while the mode is on (DESIGN §7): a capture
+   * then also becomes an area an agent can rebuild from (views/deep-options.ts). `on`: the default.
+   */
+  readonly deepCapture?: { readonly on: boolean };
+  /**
    * Turns the mode on. Whatever it adds (listeners, overlay elements) must go when `ctx.signal`
    * aborts. May return a session whose `confirm` the Enter key calls while the mode is on.
    */
@@ -59,7 +64,10 @@ export interface ModeContext {
   selectorOf(el: Element): string;
   /** The role the page palette suggests for a colour, else `custom`. */
   suggestedRole(hex: string): ColorRole;
-  /** Captures an element or area (styles, crop) into the collection and reports it. */
+  /**
+   * Captures an element or area (styles, crop) into the collection and reports it; with deep
+   * capture on in the panel, the area's structure, styles and files too.
+   */
   captureElement(el: Element, kind: 'element' | 'area', rect: CssRect): Promise<void>;
   addColor(draft: ColorDraft): Promise<void>;
   /**

@@ -6,15 +6,20 @@ import { send } from '../runtime.js';
 
 export interface ElementActions {
   comment(key: string, comment: string | null): void;
+  /** A deep capture's instruction for the agent. */
+  instruction(key: string, instruction: string): void;
   remove(key: string): void;
 }
 
 /**
- * The "Elements & areas" list: thumbnail, selector, kind and size, a note, locate and remove.
- * Thumbnails are fetched from the worker once per item and cached until the item goes.
+ * The "Elements & areas" list: thumbnail, selector, kind and size, a note, locate and remove; for
+ * a deep capture, its element and resource counts and its instruction. Thumbnails are fetched
+ * from the worker once per item and cached until the item goes.
  */
 export class ElementsView {
   private readonly thumbs = new Map<string, string>();
+  /** The item whose deep capture is running. */
+  private deepKey: string | null = null;
 
   constructor(
     readonly el: HTMLElement,
@@ -61,6 +66,30 @@ export class ElementsView {
     else this.thumbs.delete(key);
   }
 
+  /** Marks the item whose deep capture is running (null: none). */
+  deepRunning(key: string | null): void {
+    this.deepKey = key;
+    for (const line of Array.from(this.el.querySelectorAll('.deep[aria-busy]'))) line.remove();
+    if (key === null) return;
+    this.meta(key)
+      ?.querySelector('.sub')
+      ?.after(h('div', { class: 'deep', 'aria-busy': 'true' }, 'Deep capture…'));
+  }
+
+  /**
+   * Shows an item's finished deep capture in its row, in place: a full render would drop a note
+   * the designer is typing meanwhile.
+   */
+  showDeep(item: CollectedElement): void {
+    const meta = this.meta(item.key);
+    for (const old of Array.from(meta?.querySelectorAll('.deep, textarea.instruction') ?? [])) old.remove();
+    meta?.querySelector('.sub')?.after(...this.deepLines(item));
+  }
+
+  private meta(key: string): Element | null {
+    return this.el.querySelector(`.item[data-key="${CSS.escape(key)}"] .meta`);
+  }
+
   render(items: CollectedElement[]): void {
     const signal = this.signal;
     this.el.replaceChildren();
@@ -71,26 +100,8 @@ export class ElementsView {
     for (const item of items) {
       const thumb = h('div', { class: 'thumb' });
       void this.thumbFor(item, thumb);
-      const note = h('textarea', {
-        rows: 1,
-        placeholder: 'Add a note…',
-        'aria-label': `Note for ${item.selector}`,
-      });
-      note.value = item.comment ?? '';
-      note.addEventListener(
-        'change',
-        () => this.actions.comment(item.key, note.value.trim() === '' ? null : note.value),
-        { signal },
-      );
-      note.addEventListener(
-        'keydown',
-        (e) => {
-          if (e.key === 'Enter' && !e.shiftKey) {
-            e.preventDefault();
-            note.blur();
-          }
-        },
-        { signal },
+      const note = this.field(item.comment ?? '', 'Add a note…', `Note for ${item.selector}`, (text) =>
+        this.actions.comment(item.key, text.trim() === '' ? null : text),
       );
       const locate = iconButton(ICONS.locate, 'Locate on page');
       locate.addEventListener('click', () => this.locate(item), { signal });
@@ -109,12 +120,52 @@ export class ElementsView {
             { class: 'meta' },
             h('div', { class: 'sel', title: item.selector }, item.selector),
             h('div', { class: 'sub' }, `${kind} · <${item.tag}> · ${size}${capped}`),
+            ...this.deepLines(item),
             note,
           ),
           h('div', { class: 'actions' }, locate, remove),
         ),
       );
     }
+  }
+
+  /** A one-line text field that saves on change; Enter (without Shift) ends the edit. */
+  private field(value: string, placeholder: string, label: string, save: (text: string) => void) {
+    const signal = this.signal;
+    const field = h('textarea', { rows: 1, placeholder, 'aria-label': label });
+    field.value = value;
+    field.addEventListener('change', () => save(field.value), { signal });
+    field.addEventListener(
+      'keydown',
+      (e) => {
+        if (e.key === 'Enter' && !e.shiftKey) {
+          e.preventDefault();
+          field.blur();
+        }
+      },
+      { signal },
+    );
+    return field;
+  }
+
+  /** A deep capture's counts and instruction (or that it is running). */
+  private deepLines(item: CollectedElement): HTMLElement[] {
+    if (item.key === this.deepKey && !item.deep)
+      return [h('div', { class: 'deep', 'aria-busy': 'true' }, 'Deep capture…')];
+    const d = item.deep;
+    if (!d) return [];
+    const skipped = d.skipped_count > 0 ? ` · ${d.skipped_count} not fetched` : '';
+    const counts = `deep · ${d.element_count} elements · ${d.resource_count} resources${skipped}`;
+    const instruction = this.field(
+      d.instruction,
+      'Instruction for the agent…',
+      `Instruction for ${item.selector}`,
+      (text) => this.actions.instruction(item.key, text.trim()),
+    );
+    instruction.classList.add('instruction');
+    // An instruction is often a sentence or two: show two lines of it.
+    if (d.instruction.length > 40) instruction.rows = 2;
+    return [h('div', { class: 'deep' }, counts), instruction];
   }
 
   private async thumbFor(item: CollectedElement, el: HTMLElement): Promise<void> {

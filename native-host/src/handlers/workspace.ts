@@ -1,0 +1,7 @@
+import type { WorkspaceRequest } from '../../../shared/src/node/idea-store/index.js';
+import type { HostContextBase } from './types.js';
+
+/** Who is asking, in the terms resolveWorkspace/workspacesToList decide a workspace by. */
+export function caller(ctx: HostContextBase): Omit<WorkspaceRequest, 'requested'> {
+  return { callerWorkspace: ctx.workspace, source: ctx.source, registered: ctx.config.workspaces };
+}

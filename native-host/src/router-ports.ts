@@ -1,0 +1,54 @@
+import type { CommandSpec } from '../../shared/src/commands/index.js';
+import type { Envelope, HostInfo, RequestId } from '../../shared/src/envelopes.js';
+import type { Logger } from '../../shared/src/node/logger.js';
+import type { HostContextBase, HostHandler, RequestSource } from './handlers/types.js';
+
+/** What the router is wired to: the I/O side (bridge server, native link) implements these. */
+
+/** One authenticated bridge client, as the router sees it. */
+export interface ClientPort {
+  readonly id: number;
+  /** For logs: the name and pid the client gave in its hello. */
+  readonly label: string;
+  readonly workspace: string | undefined;
+  /** Throws when the message cannot be framed (over the bridge cap). */
+  send(message: Envelope): void;
+  /**
+   * Relays an envelope as the bytes it came in, under the client's `id` (relay-frames.ts); false
+   * when it cannot, and the caller sends the parsed envelope instead.
+   */
+  relay?(payload: Buffer, id: RequestId): boolean;
+}
+
+/** The native link to the extension. */
+export interface ExtensionPort {
+  /** Throws XipeError PAYLOAD_TOO_LARGE when the message cannot be carried even in chunks. */
+  send(message: Envelope): void;
+  /** Like ClientPort.relay, under a relay id. */
+  relay?(payload: Buffer, id: number): boolean;
+}
+
+export interface RouterOptions {
+  logger: Logger;
+  extension: ExtensionPort;
+  handlers: Readonly<Record<string, HostHandler>>;
+  /** Builds a handler context from the per-request parts; the rest (home, config…) is the caller's. */
+  context: (request: RequestContextParts) => HostContextBase;
+  hostInfo: () => HostInfo;
+  /** Called after a fatal handshake failure on the native link has been answered. */
+  onFatal: (reason: string) => void;
+  commands?: Readonly<Record<string, CommandSpec>>;
+  /** Added to a request's timeout_ms so the extension's own, more precise TIMEOUT wins the race. */
+  relayMarginMs?: number;
+  /** Used when a request carries no timeout_ms. */
+  defaultTimeoutMs?: number;
+  /** How many capture events the host keeps for clients that connect later. */
+  eventCapacity?: number;
+}
+
+export interface RequestContextParts {
+  source: RequestSource;
+  workspace: string | undefined;
+  payloadBytes: number;
+  signal: AbortSignal;
+}
