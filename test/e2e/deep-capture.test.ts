@@ -205,6 +205,17 @@ describe('interaction states and stylesheets', () => {
     }
   });
 
+  it('keeps the web fonts that text inside an inline SVG is set in', async () => {
+    const page = await openPage('docs.html');
+    try {
+      const { capture } = await captureArea(browser, page, await rectOf(page, '.flow'));
+      expect(capture.nodes.map((n) => n.kind)).toEqual(['svg']);
+      expect(new Set(capture.fonts.map((f) => f.family))).toEqual(new Set(['Fixture Sans', 'Fixture Mono']));
+    } finally {
+      await page.close();
+    }
+  });
+
   it('reports a cross-origin stylesheet it could not read', async () => {
     const page = await openPage('landing.html');
     try {

@@ -70,6 +70,14 @@ export const AREAS = [
   { page: 'plans.html', name: 'plans-enterprise', selector: '.enterprise', heldOut: true, below: 64 },
   { page: 'plans.html', name: 'plans-contact', selector: '.contact', heldOut: true, below: 64 },
   { page: 'plans.html', name: 'plans-faq', selector: '.faq', heldOut: true, below: 64 },
+  { page: 'docs.html', name: 'docs-sidebar', selector: '.side', heldOut: true, below: 56 },
+  { page: 'docs.html', name: 'docs-callouts', selector: '.callouts', heldOut: true, below: 56 },
+  { page: 'docs.html', name: 'docs-code', selector: '.tabs', heldOut: true, below: 56 },
+  { page: 'docs.html', name: 'docs-params', selector: '.params', heldOut: true, below: 56 },
+  { page: 'docs.html', name: 'docs-flow', selector: '.flow', heldOut: true, below: 56 },
+  { page: 'docs.html', name: 'docs-events', selector: 'dl.events', heldOut: true, below: 56 },
+  { page: 'docs.html', name: 'docs-toc', selector: '.toc', heldOut: true, below: 56 },
+  { page: 'docs.html', name: 'docs-feedback', selector: '.feedback', heldOut: true, below: 56 },
 ];
 
 function serve(root, { crossOrigin, remote }) {

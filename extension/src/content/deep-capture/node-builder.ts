@@ -169,7 +169,17 @@ export class NodeBuilder {
     if (kind === 'element' && (node.text !== '' || TEXT_CONTROLS.has(el.localName))) {
       this.fontUses.push({ family: cs.fontFamily, weight: cs.fontWeight, style: cs.fontStyle });
     }
+    if (kind === 'svg') this.svgFontUses(el);
     return index;
+  }
+
+  /** Text an inline SVG draws is set in the page's fonts too: the clone needs their files. */
+  private svgFontUses(svg: Element): void {
+    for (const text of Array.from(svg.querySelectorAll('text, tspan, textPath'))) {
+      if ((text.textContent ?? '').trim() === '') continue;
+      const tcs = getComputedStyle(text);
+      this.fontUses.push({ family: tcs.fontFamily, weight: tcs.fontWeight, style: tcs.fontStyle });
+    }
   }
 
   private renderedChildren(el: Element, out: RenderedChild[] = []): RenderedChild[] {
