@@ -22,6 +22,7 @@ import { EXTENSION_ID } from './harness.js';
 const HOST_TAG = 'x-ipe-uiux-toolbar';
 /** Chrome allows two captureVisibleTab calls per second; clicks this far apart never wait for it. */
 export const QUOTA_WINDOW_MS = 1_100;
+const FULL_PAGE_BUTTON = '[data-mode="page"]';
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export async function waitFor(what, probe, timeoutMs = 15_000, intervalMs = 25) {
@@ -221,10 +222,12 @@ export class Toolbar {
 
   /**
    * A full-page shot as a designer takes it: after the quota window, a click on the Full page
-   * button at `button`; resolves with `result()`.
+   * button; resolves with `result()`. The button is found again each time: the panel grows with
+   * the items it lists, so a panel kept clear of the bottom edge moves its buttons up.
    */
-  async fullPage(button) {
+  async fullPage() {
     await sleep(QUOTA_WINDOW_MS);
+    const button = await this.center(FULL_PAGE_BUTTON);
     await this.page.mouse.move(button.x, button.y);
     await this.arm('full_page');
     await this.page.mouse.down();
@@ -246,8 +249,9 @@ export class Toolbar {
    * status polled every 50 ms. For shots of many megabytes: storage.onChanged does not reach the
    * page with a value that large, so the observer of `arm` would wait forever.
    */
-  async fullPageByStatus(button) {
+  async fullPageByStatus() {
     await sleep(QUOTA_WINDOW_MS);
+    const button = await this.center(FULL_PAGE_BUTTON);
     await this.page.mouse.move(button.x, button.y);
     const previous = await this.text('.status');
     const before = await this.newestItem('full_page');
@@ -258,13 +262,16 @@ export class Toolbar {
       'the full page to be captured',
       async () => {
         const t = await this.text('.status');
-        if (t !== previous && /^Not saved|error|did not|could not|interrupted|cancelled/i.test(t))
-          throw new Error(`the toolbar reported: ${t}`);
-        return t !== previous && /^Full page captured/.test(t) ? t : null;
+        if (t === previous) return null;
+        // A failure is returned, not thrown: waitFor retries a probe that throws.
+        return /^Full page captured|^Not saved|error|did not|could not|interrupted|cancelled/i.test(t)
+          ? t
+          : null;
       },
       300_000,
       50,
     );
+    if (!/^Full page captured/.test(status)) throw new Error(`the toolbar reported: ${status}`);
     const ms = Date.now() - start;
     const key = await waitFor('the stored shot', async () => {
       const k = await this.newestItem('full_page');
@@ -410,11 +417,10 @@ export async function benchFullPage({ browser: b, pages, entries, N, entry }) {
   const { page, ui, info } = await openToolbarOn(b.browser, pages, '/toolbar-tall', fiveViewportPage);
   try {
     if (info.scroll !== info.height * 5) throw new Error(`page is ${info.scroll}px, not 5 × ${info.height}`);
-    const button = await ui.center('[data-mode="page"]');
     const samples = [];
     const n = N(5, 2);
     for (let i = 0; i < 1 + n; i += 1) {
-      const { ms, crop } = await ui.fullPage(button);
+      const { ms, crop } = await ui.fullPage();
       if (crop.width !== info.width || crop.height !== info.height * 5)
         throw new Error(`full page is ${crop.width}×${crop.height}, not ${info.width}×${info.height * 5}`);
       if (i >= 1) samples.push(ms);

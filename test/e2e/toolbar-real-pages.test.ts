@@ -6,7 +6,6 @@ import { ReferenceData } from '../../shared/src/reference-data.js';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import {
   closeToolbar,
-  compareCrop,
   fullPageShot,
   lastElement,
   openRealPage,
@@ -15,7 +14,6 @@ import {
   rectOfDeep,
   scrollSettled,
   sleep,
-  viewportShot,
 } from '../helpers/real-pages.js';
 import { clickMiddle, rectOf } from '../helpers/toolbar-driver.js';
 import {
@@ -24,6 +22,7 @@ import {
   cropsClearOfFixedNavbar,
   ratesTextByItsPixels,
   samplesThePixel,
+  showsNoHoverInAnArea,
   showsTheCropAtThePress,
 } from '../helpers/toolbar-scenarios.js';
 import { compareImages, decodePng } from '../support/png.js';
@@ -151,34 +150,7 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
 
   it('crops the element, not the fixed navbar over it', () => cropsClearOfFixedNavbar(ctx()));
 
-  it('shows no :hover in an area confirmed with Enter', async () => {
-    const worker = await env.serviceWorker();
-    const todo = (await openRealPage(open, '/real/todo')).page;
-    await todo.mouse.move(5, 5);
-    const clean = await viewportShot(todo);
-    const first = await rectOfDeep(todo, 'todo-app >>>> todo-list todo-item:nth-child(2) >>>> li');
-    const last = await rectOfDeep(todo, 'todo-app >>>> todo-list todo-item:nth-child(5) >>>> li');
-    const tui = await openToolbar(env.browser, todo);
-    await tui.click('[data-mode="area"]');
-    const from = { x: first.x + 2, y: first.y + 2 };
-    const to = { x: last.x + last.width - 2, y: last.y + last.height - 2 };
-    await todo.mouse.move(from.x, from.y);
-    await todo.mouse.down();
-    await todo.mouse.move(to.x, to.y, { steps: 6 });
-    await todo.mouse.up();
-    // The pointer rests over the last row, whose delete button shows on :hover; a hand on the mouse
-    // moves it by a pixel or two while the capture runs.
-    await todo.keyboard.press('Enter');
-    for (let i = 1; i <= 4; i += 1) {
-      await todo.mouse.move(to.x - i, to.y);
-      await sleep(15);
-    }
-    const area = await lastElement(worker, todo, 1);
-    const acmp = compareCrop(area.png, clean, { x: Math.floor(from.x), y: Math.floor(from.y) });
-    // The delete button alone is ~100 px of the 546×236 crop: no pixel may differ.
-    expect(acmp.mismatch).toBe(0);
-    await tui.detach();
-  });
+  it('shows no :hover in an area confirmed with Enter', () => showsNoHoverInAnArea(ctx()));
 
   it('takes the base font size from the body text, not from a picked logo span', async () => {
     const { page } = await openRealPage(open, '/real/agency');

@@ -19,6 +19,7 @@ import {
   cropsClearOfFixedNavbar,
   ratesTextByItsPixels,
   samplesThePixel,
+  showsNoHoverInAnArea,
   showsTheCropAtThePress,
 } from '../helpers/toolbar-scenarios.js';
 import { compareImages, decodePng, pngSize } from '../support/png.js';
@@ -77,6 +78,7 @@ describe('toolbar on a Retina screen (DPR 2)', () => {
   it('computes the contrast of text from its pixels and what is behind it', () =>
     ratesTextByItsPixels(ctx()));
   it('crops the element, not the fixed navbar over it', () => cropsClearOfFixedNavbar(ctx()));
+  it('shows no :hover in an area confirmed with Enter', () => showsNoHoverInAnArea(ctx()));
   it('shows the element in the panel at the press, from the frame taken while the pointer rested', () =>
     showsTheCropAtThePress(ctx()));
   it(
