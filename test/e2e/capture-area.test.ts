@@ -5,6 +5,7 @@
  * request refused and compares it with the screenshot the extension took.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { BrowserEnv } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
 import { comparePngs, FIDELITY_TOLERANCE, rectOf, renderOffline } from '../support/deep-capture.js';
 import { type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';
+import { pageSettled } from '../support/real-pages.js';
 
 const IDEA = '001. Demo Idea';
 
@@ -38,8 +40,15 @@ afterAll(async () => {
 async function open(page: string): Promise<Page> {
   const tab = await env.browser.newPage();
   await tab.goto(server.pageUrl(page), { waitUntil: 'load' });
-  await tab.evaluate(() => document.fonts.ready);
+  await tab.evaluate(pageSettled);
   return tab;
+}
+
+/** Writes the images of a failed comparison where CI keeps them, and says where and their sizes. */
+function failureReport(name: string, images: Record<string, Buffer>, sizes: number[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `capture-area-${name}-`));
+  for (const [file, bytes] of Object.entries(images)) fs.writeFileSync(path.join(dir, `${file}.png`), bytes);
+  return `crop vs clone (sizes ${sizes.join('×')}), images in ${dir}`;
 }
 
 const refsDir = () => path.join(env.workspace, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
@@ -147,8 +156,15 @@ describe('capture_area', () => {
       const shot = fs.readFileSync(files.screenshot ?? '');
       // The hero sits right under the sticky header, which is not stuck at scroll 0: a clone that
       // let it stick again would draw it over the hero's top.
-      const { share } = await comparePngs(scratch, shot, rendered.screenshot, FIDELITY_TOLERANCE);
-      expect(share).toBeGreaterThanOrEqual(0.97);
+      const { share, sizes, diff } = await comparePngs(
+        scratch,
+        shot,
+        rendered.screenshot,
+        FIDELITY_TOLERANCE,
+      );
+      const report =
+        share < 0.97 ? failureReport('hero', { crop: shot, clone: rendered.screenshot, diff }, sizes) : '';
+      expect(share, report).toBeGreaterThanOrEqual(0.97);
     } finally {
       await page.close();
     }

@@ -22,6 +22,7 @@ import {
   writeClone,
 } from '../support/deep-capture.js';
 import { AREAS, type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';
+import { pageSettled } from '../support/real-pages.js';
 
 let root: string;
 let browser: Browser;
@@ -52,7 +53,7 @@ afterAll(async () => {
 async function openPage(page: string): Promise<Page> {
   const tab = await browser.newPage();
   await tab.goto(server.pageUrl(page), { waitUntil: 'load' });
-  await tab.evaluate(() => document.fonts.ready);
+  await tab.evaluate(pageSettled);
   return tab;
 }
 

@@ -17,6 +17,7 @@ import { McpSession } from '../helpers/browser-mcp.js';
 import { clickExtensionAction, rectOf, ToolbarDriver } from '../helpers/toolbar-driver.js';
 import { comparePngs, FIDELITY_TOLERANCE, renderOffline } from '../support/deep-capture.js';
 import { type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';
+import { pageSettled } from '../support/real-pages.js';
 
 const IDEA = '001. Demo Idea';
 const DEEP_LINE = '.list .item .deep:not([aria-busy])';
@@ -68,7 +69,7 @@ function deepAssetsOf(element: unknown): DeepAssets | undefined {
 async function openWithToolbar(name: string): Promise<{ page: Page; ui: ToolbarDriver }> {
   const page = await env.browser.newPage();
   await page.goto(server.pageUrl(name), { waitUntil: 'load' });
-  await page.evaluate(() => document.fonts.ready);
+  await page.evaluate(pageSettled);
   const ui = await ToolbarDriver.attach(page);
   await clickExtensionAction(env.browser, page);
   await waitUntil('the toolbar', async () => ((await ui.hostCount()) === 1 ? true : null));

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EXTENSION_ID, REPO_ROOT } from './chromium.js';
+import { pageSettled } from './real-pages.js';
 
 const distShared = (p) => pathToFileURL(path.join(REPO_ROOT, 'dist/node/shared/src/deep-capture', p)).href;
 const { AreaCapture } = await import(distShared('area-capture.js'));
@@ -66,9 +67,7 @@ export async function captureArea(browser, page, rect, { reduce = true, scrollY 
   await page.bringToFront();
   const targetY = scrollY ?? Math.max(0, rect.y - 0);
   await page.evaluate((y) => window.scrollTo(0, y), targetY);
-  await page.evaluate(() =>
-    document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => r()))),
-  );
+  await page.evaluate(pageSettled);
   const worker = await serviceWorker(browser);
   const url = page.url();
   const raw = await worker.evaluate(
@@ -250,9 +249,8 @@ export async function renderOffline(browser, htmlPath, rect, { hover = null } = 
       }
     });
     await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
-    await page.evaluate(() =>
-      document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => r()))),
-    );
+    // Every image decoded and painted: under load a photo can miss the first frame after `load`.
+    await page.evaluate(pageSettled);
     if (hover !== null) {
       await page.mouse.move(hover.x, hover.y);
       await new Promise((r) => setTimeout(r, 100));
@@ -331,7 +329,7 @@ export async function measureArea({ browser, scratch, server, area, dir, reduce 
   const page = await browser.newPage();
   try {
     await page.goto(server.pageUrl(area.page), { waitUntil: 'load' });
-    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate(pageSettled);
     const rect = await rectOf(page, area.selector, area);
     // Under a sticky header of `below` px the area is scrolled to sit below it, as a designer sees it.
     const scrollY = area.below === undefined ? null : Math.max(0, rect.y - area.below);
