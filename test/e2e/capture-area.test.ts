@@ -13,7 +13,12 @@ import { ReferencedElements } from '../../shared/src/deep-capture/referenced-ele
 import { BrowserEnv } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
 import { comparePngs, FIDELITY_TOLERANCE, rectOf, renderOffline } from '../support/deep-capture.js';
-import { type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';
+import {
+  type FixtureServer,
+  fillSignup,
+  SIGNUP_SECRETS,
+  startFixtureServer,
+} from '../support/deep-fixtures.js';
 import { pageSettled } from '../support/real-pages.js';
 
 const IDEA = '001. Demo Idea';
@@ -339,10 +344,7 @@ describe('capture_area', () => {
   it('never writes typed values, the password or handlers', async () => {
     const page = await open('signup.html');
     try {
-      await page.click('#email');
-      await page.keyboard.type('dana.secret@example.com');
-      await page.click('#password');
-      await page.keyboard.type('Hunter2-Correct-Horse');
+      await fillSignup(page);
       const { isError, body } = await mcp.call('capture_area', {
         idea_folder: IDEA,
         selector: '.signup-card',
@@ -361,7 +363,7 @@ describe('capture_area', () => {
       expect(texts.some((f) => f.endsWith('-structure.html'))).toBe(true);
       for (const file of files) {
         const bytes = fs.readFileSync(file);
-        for (const secret of ['dana.secret', 'Hunter2', 'onsubmit', 'return false'])
+        for (const secret of SIGNUP_SECRETS)
           expect(bytes.includes(secret), `${secret} in ${file}`).toBe(false);
         if (/\.(html|svg)$/.test(file))
           expect(bytes.toString('utf8'), file).not.toMatch(/<script|\son[a-z]+\s*=|javascript:/i);

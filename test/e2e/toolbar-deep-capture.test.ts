@@ -16,7 +16,12 @@ import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
 import { clickExtensionAction, rectOf, ToolbarDriver } from '../helpers/toolbar-driver.js';
 import { comparePngs, FIDELITY_TOLERANCE, renderOffline } from '../support/deep-capture.js';
-import { type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';
+import {
+  type FixtureServer,
+  fillSignup,
+  SIGNUP_SECRETS,
+  startFixtureServer,
+} from '../support/deep-fixtures.js';
 import { pageSettled } from '../support/real-pages.js';
 
 const IDEA = '001. Demo Idea';
@@ -196,12 +201,7 @@ describe('toolbar deep capture', () => {
     mcp = await McpSession.start({ env: env.env, workspace: env.workspace });
     const page = await env.browser.newPage();
     await page.goto(server.pageUrl('signup.html'), { waitUntil: 'load' });
-    await page.click('#email');
-    await page.keyboard.type('dana.secret@example.com');
-    await page.click('#password');
-    await page.keyboard.type('Hunter2-Correct-Horse');
-    await page.click('.terms input');
-    await page.select('#size', '11–50');
+    await fillSignup(page);
     // Ticking the box scrolled the page: back to the top, where the card's corner shows.
     await page.evaluate(() => window.scrollTo(0, 0));
     const ui = await ToolbarDriver.attach(page);
@@ -256,8 +256,7 @@ describe('toolbar deep capture', () => {
       ]),
     );
     for (const { file, text } of files) {
-      for (const secret of ['dana.secret', 'Hunter2', 'onsubmit', 'return false'])
-        expect(text, `${secret} in ${file}`).not.toContain(secret);
+      for (const secret of SIGNUP_SECRETS) expect(text, `${secret} in ${file}`).not.toContain(secret);
       expect(text, file).not.toMatch(/<script|\son[a-z]+\s*=|javascript:/i);
     }
     // No ticked box or chosen option in the clone, as an attribute or a key.

@@ -19,3 +19,6 @@ export interface FixtureServer {
 }
 
 export declare function startFixtureServer(): Promise<FixtureServer>;
+
+export declare const SIGNUP_SECRETS: string[];
+export declare function fillSignup(page: import('puppeteer-core').Page): Promise<void>;

@@ -149,3 +149,16 @@ export async function startFixtureServer() {
     close: () => Promise.all([close(site), close(remote)]).then(() => undefined),
   };
 }
+
+/** Bits of what fillSignup types, and of the form's handlers: none may reach a written file. */
+export const SIGNUP_SECRETS = ['dana.secret', 'Hunter2', 'onsubmit', 'return false'];
+
+/** Fills signup.html as a visitor would: an email, a password, the terms box, a team size. */
+export async function fillSignup(page) {
+  await page.click('#email');
+  await page.keyboard.type('dana.secret@example.com');
+  await page.click('#password');
+  await page.keyboard.type('Hunter2-Correct-Horse');
+  await page.click('.terms input');
+  await page.select('#size', '11–50');
+}
