@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReferencedElements } from '../../shared/src/deep-capture/referenced-elements.js';
 import { BrowserEnv } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
-import { comparePngs, FIDELITY_TOLERANCE, rectOf, renderOffline } from '../support/deep-capture.js';
+import { comparePngs, FIDELITY_TOLERANCE, rectOf, rectShot, renderOffline } from '../support/deep-capture.js';
 import {
   type FixtureServer,
   fillSignup,
@@ -196,23 +196,12 @@ describe('capture_area', () => {
       });
       expect(headerPosition).toBe('sticky');
       await page.evaluate((y) => window.scrollTo(0, y), rect.y);
-      const cdp = await page.createCDPSession();
-      const truth = await cdp.send('Page.captureScreenshot', {
-        format: 'png',
-        clip: { ...rect, scale: 1 },
-        captureBeyondViewport: false,
-      });
-      await cdp.detach();
+      const truth = await rectShot(page, rect);
       await page.evaluate(() => {
         document.querySelector<HTMLElement>('.site-header')?.style.removeProperty('visibility');
         window.scrollTo(0, 0);
       });
-      const unobstructed = await comparePngs(
-        scratch,
-        shot,
-        Buffer.from(truth.data, 'base64'),
-        FIDELITY_TOLERANCE,
-      );
+      const unobstructed = await comparePngs(scratch, shot, truth, FIDELITY_TOLERANCE);
       expect(unobstructed.share).toBeGreaterThanOrEqual(0.99);
       const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
       expect(rendered.refused).toEqual([]);
@@ -274,14 +263,7 @@ describe('capture_area', () => {
       const at = { x: rect.width / 2, y: rect.height / 2 };
       await page.mouse.move(rect.x + at.x, rect.y - scrollY + at.y);
       await new Promise((r) => setTimeout(r, 150));
-      const cdp = await page.createCDPSession();
-      const shot = await cdp.send('Page.captureScreenshot', {
-        format: 'png',
-        clip: { ...rect, scale: 1 },
-        captureBeyondViewport: false,
-      });
-      await cdp.detach();
-      const hoveredPage = Buffer.from(shot.data, 'base64');
+      const hoveredPage = await rectShot(page, rect);
       const hoveredClone = await renderOffline(env.browser, files.structure_html ?? '', rect, { hover: at });
       expect(hoveredClone.refused).toEqual([]);
       const { share } = await comparePngs(scratch, hoveredPage, hoveredClone.screenshot, FIDELITY_TOLERANCE);

@@ -18,6 +18,7 @@ import {
   measureArea,
   median,
   rectOf,
+  rectShot,
   renderOffline,
   writeClone,
 } from '../support/deep-capture.js';
@@ -186,14 +187,7 @@ describe('interaction states and stylesheets', () => {
       if (link === null) throw new Error('no Customers link');
       await page.mouse.move(link.x, link.y);
       await new Promise((r) => setTimeout(r, 100));
-      const cdp = await page.createCDPSession();
-      const shot = await cdp.send('Page.captureScreenshot', {
-        format: 'png',
-        clip: { ...rect, scale: 1 },
-        captureBeyondViewport: false,
-      });
-      await cdp.detach();
-      const pageHovered = Buffer.from(shot.data, 'base64');
+      const pageHovered = await rectShot(page, rect);
       const inClone = { x: link.x - (rect.x - link.scrollX), y: link.y - (rect.y - link.scrollY) };
       const { screenshot: rendered } = await renderOffline(browser, written.htmlPath, rect, {
         hover: inClone,

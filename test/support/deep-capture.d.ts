@@ -43,6 +43,12 @@ export declare function writeClone(options: {
   reduced?: boolean;
 }): Promise<WrittenClone>;
 
+/** The browser's own PNG of a rect of the viewport (DevTools Page.captureScreenshot, scale 1). */
+export declare function rectShot(
+  page: import('puppeteer-core').Page,
+  rect: { x: number; y: number; width: number; height: number },
+): Promise<Buffer>;
+
 export declare function renderOffline(
   browser: Browser,
   htmlPath: string,

@@ -90,14 +90,19 @@ export async function captureArea(browser, page, rect, { reduce = true, scrollY 
   );
   if (raw === null) throw new Error('the deep-capture engine returned nothing');
   const capture = AreaCapture.parse(raw);
+  return { capture, screenshot: await rectShot(page, rect) };
+}
+
+/** The browser's own PNG of a rect of the viewport (DevTools Page.captureScreenshot, scale 1). */
+export async function rectShot(page, rect) {
   const cdp = await page.createCDPSession();
   try {
     const shot = await cdp.send('Page.captureScreenshot', {
       format: 'png',
-      clip: { ...rect, scale: 1 },
+      clip: { x: rect.x, y: rect.y, width: rect.width, height: rect.height, scale: 1 },
       captureBeyondViewport: false,
     });
-    return { capture, screenshot: Buffer.from(shot.data, 'base64') };
+    return Buffer.from(shot.data, 'base64');
   } finally {
     await cdp.detach();
   }
@@ -255,14 +260,8 @@ export async function renderOffline(browser, htmlPath, rect, { hover = null } = 
       await page.mouse.move(hover.x, hover.y);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const cdp = await page.createCDPSession();
-    const shot = await cdp.send('Page.captureScreenshot', {
-      format: 'png',
-      clip: { x: 0, y: 0, width: rect.width, height: rect.height, scale: 1 },
-      captureBeyondViewport: false,
-    });
-    await cdp.detach();
-    return { screenshot: Buffer.from(shot.data, 'base64'), refused };
+    const screenshot = await rectShot(page, { x: 0, y: 0, width: rect.width, height: rect.height });
+    return { screenshot, refused };
   } finally {
     await page.close();
   }
