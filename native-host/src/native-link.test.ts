@@ -3,11 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ChunkAssembler, splitIntoChunks } from '../../shared/src/chunking.js';
 import { Chunk, type Envelope } from '../../shared/src/envelopes.js';
 import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
-import type { Logger } from '../../shared/src/node/logger.js';
+import { silent } from '../test-support/fakes.js';
 import type { ChannelCloseReason } from './frame-channel.js';
 import { NativeLink } from './native-link.js';
 
-const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, file: null };
 const CAP = 64 * 1024 * 1024;
 
 /** A writable that accepts slowly (each write completes on a later tick), to exercise back-pressure. */

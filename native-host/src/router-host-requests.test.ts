@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
 import type { Envelope, ExtensionInfo, Request } from '../../shared/src/envelopes.js';
-import type { Logger } from '../../shared/src/node/logger.js';
+import { fakeHostInfo, silent } from '../test-support/fakes.js';
 import type { HostHandler, HostHandlerContext } from './handlers/types.js';
 import { Router } from './router.js';
 import type { ClientPort } from './router-ports.js';
@@ -10,7 +10,6 @@ import type { ClientPort } from './router-ports.js';
  * The router's additions for issue 5: the host's own requests to the extension (ctx.extension,
  * used by save_screenshot), and capture events numbered, kept and broadcast (ctx.events).
  */
-const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, file: null };
 const extensionInfo: ExtensionInfo = {
   id: 'ext',
   version: '1',
@@ -30,17 +29,7 @@ function setup(handlers: Record<string, HostHandler> = {}) {
       },
       ...handlers,
     },
-    hostInfo: () => ({
-      pid: 1,
-      host_version: '0',
-      protocol: PROTOCOL_VERSION,
-      started_at: 'now',
-      endpoint: '/e',
-      log_file: '',
-      extension_connected: true,
-      extension: extensionInfo,
-      origin: null,
-    }),
+    hostInfo: () => fakeHostInfo({ extension: extensionInfo }),
     onFatal: () => {},
     relayMarginMs: 10,
     extension: { send: (m) => toExtension.push(m) },

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
 import type { Envelope, HostInfo, RequestId } from '../../shared/src/envelopes.js';
-import type { Logger } from '../../shared/src/node/logger.js';
+import { fakeHostInfo, silent } from '../test-support/fakes.js';
 import { withId } from './relay-frames.js';
 import { Router } from './router.js';
 import type { ClientPort } from './router-ports.js';
 
 // The host relays a client's request and the extension's success as the bytes they came in, with
 // only the id replaced (relay-frames.ts); anything it cannot relay that way goes as before.
-
-const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, file: null };
 
 /** A port that takes relayed bytes (when `accepts`) and records what it got either way. */
 class BytePort {
@@ -45,17 +43,7 @@ class Client extends BytePort implements ClientPort {
 }
 
 function setup(extension: BytePort, client: Client) {
-  const hostInfo = (): HostInfo => ({
-    pid: 1,
-    host_version: '0',
-    protocol: PROTOCOL_VERSION,
-    started_at: 'now',
-    endpoint: '/e',
-    log_file: '',
-    extension_connected: true,
-    extension: null,
-    origin: null,
-  });
+  const hostInfo = (): HostInfo => fakeHostInfo();
   const router = new Router({
     logger: silent,
     handlers: {},

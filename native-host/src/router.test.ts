@@ -2,12 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
 import type { Envelope, ExtensionInfo, HostInfo, Request, Response } from '../../shared/src/envelopes.js';
 import { XipeError } from '../../shared/src/errors.js';
-import type { Logger } from '../../shared/src/node/logger.js';
+import { fakeHostInfo, silent } from '../test-support/fakes.js';
 import type { HostContextBase, HostHandler } from './handlers/types.js';
 import { Router } from './router.js';
 import type { ClientPort, RequestContextParts } from './router-ports.js';
-
-const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, file: null };
 
 const extensionInfo: ExtensionInfo = {
   id: 'ext',
@@ -37,17 +35,8 @@ function setup(options: { handlers?: Record<string, HostHandler>; sendThrows?: E
   const toExtension: Envelope[] = [];
   const contexts: RequestContextParts[] = [];
   const onFatal = vi.fn();
-  const hostInfo = (): HostInfo => ({
-    pid: 1,
-    host_version: '0',
-    protocol: PROTOCOL_VERSION,
-    started_at: 'now',
-    endpoint: '/e',
-    log_file: '',
-    extension_connected: router.extensionConnected,
-    extension: router.extensionInfo,
-    origin: null,
-  });
+  const hostInfo = (): HostInfo =>
+    fakeHostInfo({ extension_connected: router.extensionConnected, extension: router.extensionInfo });
   const router: Router = new Router({
     logger: silent,
     handlers: options.handlers ?? {},

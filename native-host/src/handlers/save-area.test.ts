@@ -7,8 +7,8 @@ import type { AreaCapture, CaptureNode } from '../../../shared/src/deep-capture/
 import { ReferencedElements } from '../../../shared/src/deep-capture/referenced-elements.js';
 import { XipeError } from '../../../shared/src/errors.js';
 import { saveReference } from '../../../shared/src/node/idea-store/index.js';
-import type { Logger } from '../../../shared/src/node/logger.js';
 import { testCapture, testNode } from '../../../test/helpers/captures.js';
+import { bridgeContext } from '../../test-support/fakes.js';
 import { saveAreaHandler } from './save-area.js';
 import type { HostHandlerContext } from './types.js';
 
@@ -18,7 +18,6 @@ import type { HostHandlerContext } from './types.js';
  * caps, and refusals that leave the idea as it was.
  */
 
-const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, file: null };
 const IDEA = '018. Feature-UIUX Reference';
 const TAB = { id: 5, url: 'https://site.test/page', title: 'Page' };
 
@@ -90,39 +89,23 @@ let shot: AreaCapture;
 let events: Array<{ name: string; data: unknown }>;
 
 function ctx(): HostHandlerContext {
-  return {
-    logger: silent,
-    home: '/h',
-    config: { workspaces: [], max_payload_bytes: 1 } as never,
-    env: {},
-    hostInfo: () => {
-      throw new Error('unused');
-    },
+  return bridgeContext({
     workspace: ws,
-    source: 'bridge',
-    payloadBytes: 10,
-    signal: new AbortController().signal,
-    events: {
-      since: () => ({ events: [], dropped: 0, last_seq: 0 }),
-      record: (name, data) => {
-        events.push({ name, data });
-      },
+    record: (name, data) => {
+      events.push({ name, data });
     },
-    images: { put: () => undefined, take: () => null },
-    extension: {
-      request: async (command, params) => {
-        const p = params as Record<string, unknown>;
-        asked.push({ command, params: p });
-        if (command === 'capture_area') {
-          return { capture: shot, png: png().toString('base64'), width: 4, height: 3, scale: 1, tab: TAB };
-        }
-        const body = served[String(p.url)];
-        return body === undefined
-          ? { ok: false, reason: 'HTTP 404' }
-          : { ok: true, base64: body.toString('base64'), bytes: body.length, content_type: null };
-      },
+    request: async (command, params) => {
+      const p = params as Record<string, unknown>;
+      asked.push({ command, params: p });
+      if (command === 'capture_area') {
+        return { capture: shot, png: png().toString('base64'), width: 4, height: 3, scale: 1, tab: TAB };
+      }
+      const body = served[String(p.url)];
+      return body === undefined
+        ? { ok: false, reason: 'HTTP 404' }
+        : { ok: true, base64: body.toString('base64'), bytes: body.length, content_type: null };
     },
-  };
+  });
 }
 
 const save = (params: Record<string, unknown>) =>

@@ -4,11 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SaveScreenshotResult } from '../../../shared/src/commands/save-screenshot.js';
 import { XipeError } from '../../../shared/src/errors.js';
-import type { Logger } from '../../../shared/src/node/logger.js';
+import { bridgeContext } from '../../test-support/fakes.js';
 import { ideaScreenshotName, saveScreenshotHandler } from './save-screenshot.js';
 import type { HostHandlerContext } from './types.js';
 
-const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, file: null };
 const IDEA = '018. Feature-UIUX Reference';
 
 /** A valid 3×2 PNG (signature, IHDR, IDAT, IEND). */
@@ -28,27 +27,13 @@ let asked: Array<{ command: string; params: unknown }>;
 let answer: () => unknown;
 
 function ctx(): HostHandlerContext {
-  return {
-    logger: silent,
-    home: '/h',
-    config: { workspaces: [], max_payload_bytes: 1 } as never,
-    env: {},
-    hostInfo: () => {
-      throw new Error('unused');
-    },
+  return bridgeContext({
     workspace: ws,
-    source: 'bridge',
-    payloadBytes: 10,
-    signal: new AbortController().signal,
-    events: { since: () => ({ events: [], dropped: 0, last_seq: 0 }) },
-    images: { put: () => undefined, take: () => null },
-    extension: {
-      request: async (command, params) => {
-        asked.push({ command, params });
-        return answer();
-      },
+    request: async (command, params) => {
+      asked.push({ command, params });
+      return answer();
     },
-  };
+  });
 }
 
 const save = (params: unknown): Promise<SaveScreenshotResult> =>
