@@ -61,4 +61,12 @@ export function printTable(entries, out = process.stdout) {
   const line = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
   out.write(`${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   for (const r of rows) out.write(`${line(r)}\n`);
+  const split = (cpu) =>
+    Object.entries(cpu)
+      .map(([role, ms]) => `${role} ${ms}`)
+      .join(', ');
+  for (const e of entries.filter((x) => x.cpu_ms_per_call !== undefined)) {
+    out.write(`\n${e.name}: CPU ms per call by process\n  ours:  ${split(e.cpu_ms_per_call)}\n`);
+    if (e.floor_cpu_ms_per_call !== undefined) out.write(`  floor: ${split(e.floor_cpu_ms_per_call)}\n`);
+  }
 }
