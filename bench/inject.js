@@ -179,8 +179,7 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first, 
 function pushFloorEntries(entries, samples, cpuSplit, oursEntry) {
   const echo = entry('floor_native_messaging_echo', 'ms', samples.floor_echo);
   entries.push({ ...echo, target: 'information (bench → host → worker → back)' });
-  const split =
-    cpuSplit === null ? {} : { cpu_ms_per_call: cpuSplit.ours, floor_cpu_ms_per_call: cpuSplit.floor };
+  const split = cpuSplit === null ? {} : { cpu_split: cpuSplit };
   entries.push({
     ...withBaseline(
       { ...oursEntry, name: 'inject_script_24k_vs_floor', ...split },

@@ -11,7 +11,7 @@ function stat(pid) {
   return text.slice(text.lastIndexOf(')') + 2).split(' ');
 }
 
-/** The pids under `roots` (themselves included), read once. */
+/** The pids under `roots` (themselves included, each once), read once. */
 function descendants(roots) {
   const children = new Map();
   for (const name of fs.readdirSync('/proc')) {
@@ -23,14 +23,15 @@ function descendants(roots) {
       // Gone meanwhile.
     }
   }
-  const out = [];
+  const out = new Set();
   const stack = [...roots];
   while (stack.length > 0) {
     const pid = stack.pop();
-    out.push(pid);
+    if (out.has(pid)) continue;
+    out.add(pid);
     stack.push(...(children.get(pid) ?? []));
   }
-  return out;
+  return [...out];
 }
 
 /** A process's role from its command line: Chromium's process types, our processes, the floor's. */
@@ -80,8 +81,8 @@ export function cpuByRole(roots, named = {}) {
 }
 
 /**
- * CPU ms per call and role for each contender: `calls` calls of one back to back (after ten
- * untimed), then of the next. Null without /proc.
+ * For each contender, wall and CPU ms per call (CPU by role): `calls` calls of one back to back
+ * (after ten untimed), then of the next. Null without /proc.
  */
 export async function cpuPerCall(cpu, contenders, calls) {
   if (cpu === null) return null;
@@ -89,13 +90,15 @@ export async function cpuPerCall(cpu, contenders, calls) {
   for (const [name, run] of Object.entries(contenders)) {
     for (let i = 0; i < 10; i += 1) await run();
     const before = cpu.read();
+    const started = performance.now();
     for (let i = 0; i < calls; i += 1) await run();
+    const wallMs = (performance.now() - started) / calls;
     const after = cpu.read();
     const perRole = Object.entries(after)
       .map(([role, ms]) => [role, Math.round(((ms - (before[role] ?? 0)) / calls) * 100) / 100])
       .filter(([, ms]) => ms > 0)
       .sort((a, b) => b[1] - a[1]);
-    out[name] = Object.fromEntries(perRole);
+    out[name] = { wall_ms: Math.round(wallMs * 100) / 100, cpu_ms: Object.fromEntries(perRole) };
   }
   return out;
 }
