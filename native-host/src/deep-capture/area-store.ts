@@ -1,10 +1,11 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
 import { areaTokens } from '../../../shared/src/deep-capture/area-tokens.js';
 import { buildClone } from '../../../shared/src/deep-capture/clone/index.js';
 import { type LocalResource, toReferencedArea } from '../../../shared/src/deep-capture/referenced-area.js';
 import { mergeReferencedElements, nextAreaId } from '../../../shared/src/deep-capture/referenced-elements.js';
-import { toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
+import { fsyncDir, toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
 import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
 import {
   PAGE_REFERENCES_DIR,
@@ -49,10 +50,18 @@ export interface AreaWritten {
   resources: { type: string; src: string; local_path: string; bytes: number }[];
 }
 
-/** Writes a content-addressed file unless it is there already (same name, same bytes). */
+/**
+ * Writes a content-addressed file unless it is there already (same name, same bytes: an earlier
+ * capture's, written atomically, so whole). The caller syncs the directory once for all of them.
+ */
 async function writeShared(file: string, bytes: Uint8Array): Promise<void> {
+  const there = await fs.lstat(file).then(
+    (stat) => stat.isFile(),
+    () => false,
+  );
+  if (there) return;
   try {
-    await writeFileAtomic(file, bytes);
+    await writeFileAtomic(file, bytes, { syncDir: false });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw toWriteError(file, err);
   }
@@ -70,9 +79,15 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
     const existing = await readReferencedFile(page.referenced);
     const areaId = w.areaId ?? nextAreaId(existing);
 
-    for (const file of [...w.files.values(), ...w.pixelFiles.values()]) {
-      await writeShared(path.join(resources, file.name), file.bytes);
-    }
+    // Written side by side, each fsynced, then their directory once.
+    await Promise.all(
+      [...w.files.values(), ...w.pixelFiles.values()].map((file) =>
+        writeShared(path.join(resources, file.name), file.bytes),
+      ),
+    );
+    await fsyncDir(resources).catch((err: unknown) => {
+      throw toWriteError(resources, err);
+    });
     const local = new Map<string, LocalResource>(
       [...w.files.values()].map((f) => [
         f.src,
