@@ -51,19 +51,24 @@ export async function startPageServer() {
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** Launches Chromium with the extension, the host installed for its profile, user scripts allowed. */
+/**
+ * Launches Chromium with the extension, the host installed for its profile, user scripts allowed;
+ * with `floor` (bench/floor/floor.js prepareFloor), the floor's extension and host beside them.
+ */
 export async function launchBrowser({
   base,
   workspace,
   userScripts = true,
   name = 'b1',
   deviceScaleFactor = 1,
+  floor = null,
 }) {
   const home = path.join(base, `${name}-home`);
   const profile = path.join(base, `${name}-profile`);
   const fakeHome = path.join(base, `${name}-oshome`);
   fs.mkdirSync(fakeHome, { recursive: true });
-  const env = { ...process.env, XIPE_UIUX_HOME: home, HOME: fakeHome };
+  const env = { ...process.env, XIPE_UIUX_HOME: home, HOME: fakeHome, ...(floor?.env ?? {}) };
+  floor?.install(profile);
   // Off the service worker: an attached puppeteer session keeps it alive and paused across
   // restarts, so reconnect_after_sw_stop would not measure what a user gets.
   const browser = await launchChromium({
@@ -73,6 +78,7 @@ export async function launchBrowser({
     userScripts,
     attachToWorker: false,
     deviceScaleFactor,
+    extraExtensions: floor === null ? [] : [floor.extension],
   });
   const hostPid = await waitForHost(home);
   return {

@@ -15,6 +15,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openRawCdp, originCdpEvaluate, startDevtoolsMcp } from './baselines.js';
+import { cpuByRole, cpuPerCall } from './floor/cpu.js';
+import { floorContenders } from './floor/floor.js';
 import { call } from './harness.js';
 import { entry, timeIt, withBaseline } from './stats.js';
 
@@ -59,9 +61,11 @@ export async function inTurns(contenders, { rounds, block = 10, settle = 2 }) {
 
 /**
  * Both entries' measurements; pushes the report entries. `dir` holds the script files, `pageUrl`
- * is the bench page (also found by `url_contains`).
+ * is the bench page (also found by `url_contains`). With `floor` (bench/floor), the repeated
+ * inject also takes turns with the platform's floor: the same script through a bare host and
+ * worker, one userScripts.execute, with and without a bare stdio relay in front.
  */
-export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first }) {
+export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first, floor = null }) {
   const target = { url_contains: new URL(pageUrl).pathname };
   const name = first ? 'inject_script_24k_first' : 'inject_script_24k';
   const size = 24 * 1024;
@@ -79,7 +83,10 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first }
 
   let lastText = '';
   const raw = await openRawCdp(b.browserURL, pageUrl);
+  const bare =
+    floor === null || first ? null : await floorContenders(floor.socketPath, pageUrl, text('floor', 0));
   let samples;
+  let cpuSplit = null;
   try {
     samples = await inTurns(
       {
@@ -89,11 +96,21 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first }
         },
         origin: (i) => originCdpEvaluate(b.browserURL, pageUrl, text('origin', i)),
         raw: (i) => raw.evaluate(text('raw', i)),
+        ...(bare?.contenders ?? {}),
       },
       { rounds, ...turns },
     );
+    if (bare !== null) {
+      const cpu = cpuByRole([b.browser.process().pid, process.pid], {
+        [mcp.pid]: 'MCP server',
+        [process.pid]: 'agent (bench)',
+      });
+      const ours = () => call(mcp.client, 'inject_script', { file_path: files[0], ...target });
+      cpuSplit = await cpuPerCall(cpu, { ours, floor: bare.contenders.floor_execute_stdio }, N(400, 40));
+    }
   } finally {
     raw.close();
+    bare?.close();
   }
   const args = { file_path: files[0], ...target };
   const oursContextBytes = Buffer.byteLength(JSON.stringify(args)) + Buffer.byteLength(lastText);
@@ -136,6 +153,7 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first }
   } finally {
     await devtools.close();
   }
+  if (bare !== null) pushFloorEntries(entries, samples, cpuSplit, oursEntry);
   entries.push({
     ...withBaseline(
       { ...oursEntry, name: `${name}_vs_origin_cdp` },
@@ -152,4 +170,44 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first }
     ),
     target: first ? 'information' : 'ratio ≤ 3.5',
   });
+}
+
+/**
+ * The floor's entries: ours against it, and the floor itself against the two CDP paths — the
+ * least any extension-relayed inject costs next to what issue #16's targets compare ours with.
+ */
+function pushFloorEntries(entries, samples, cpuSplit, oursEntry) {
+  const echo = entry('floor_native_messaging_echo', 'ms', samples.floor_echo);
+  entries.push({ ...echo, target: 'information (bench → host → worker → back)' });
+  const split = cpuSplit === null ? {} : { cpu_split: cpuSplit };
+  entries.push({
+    ...withBaseline(
+      { ...oursEntry, name: 'inject_script_24k_vs_floor', ...split },
+      'floor: bare stdio relay + host + worker, one userScripts.execute',
+      samples.floor_execute_stdio,
+    ),
+    target: 'information',
+  });
+  for (const [key, label] of [
+    ['floor_execute', 'floor without the stdio relay'],
+    ['floor_execute_stdio', 'floor with the stdio relay'],
+  ]) {
+    const floorEntry = entry(key, 'ms', samples[key], { label });
+    entries.push({
+      ...withBaseline(
+        { ...floorEntry, name: `${key}_vs_origin_cdp` },
+        'per-call CDP (GET /json + WebSocket + Runtime.evaluate)',
+        samples.origin,
+      ),
+      target: 'information (issue #16 asks ≤ 0.8 of ours)',
+    });
+    entries.push({
+      ...withBaseline(
+        { ...floorEntry, name: `${key}_vs_raw_cdp` },
+        'Runtime.evaluate on an open CDP session',
+        samples.raw,
+      ),
+      target: 'information (issue #16 asks ≤ 3.5 of ours)',
+    });
+  }
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { noisePng } from '../test/support/png.js';
 import { benchAreaCloneFidelity, benchDeepCaptureArea } from './deep-capture.js';
+import { prepareFloor } from './floor/floor.js';
 import {
   call,
   hostDescriptors,
@@ -74,7 +75,13 @@ function colorPayload(ideaFolder, i) {
 const base = tempDir();
 const { workspace, idea } = makeWorkspace(path.join(base, 'ws'));
 const pages = await startPageServer();
-const b = await launchBrowser({ base, workspace });
+// The floor's bare extension and host load only when the repeated inject is measured.
+const injectFloor =
+  only === undefined ||
+  only.some((o) => o.startsWith('inject_script_24k') || 'inject_script_24k'.startsWith(o))
+    ? prepareFloor(base)
+    : null;
+const b = await launchBrowser({ base, workspace, floor: injectFloor });
 const page = await b.browser.newPage();
 await page.goto(`${pages.url}/bench`);
 await page.bringToFront();
@@ -92,7 +99,16 @@ const target = { url_contains: '/bench' };
 
 for (const first of [false, true]) {
   await section(first ? 'inject_script_24k_first' : 'inject_script_24k', () =>
-    benchInject24k({ b, mcp, pageUrl: `${pages.url}/bench`, dir: base, entries, N, first }),
+    benchInject24k({
+      b,
+      mcp,
+      pageUrl: `${pages.url}/bench`,
+      dir: base,
+      entries,
+      N,
+      first,
+      floor: injectFloor,
+    }),
   );
 }
 

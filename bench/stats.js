@@ -61,4 +61,12 @@ export function printTable(entries, out = process.stdout) {
   const line = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
   out.write(`${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   for (const r of rows) out.write(`${line(r)}\n`);
+  const split = ({ wall_ms, cpu_ms }) =>
+    `${wall_ms} ms a call; CPU ms a call: ${Object.entries(cpu_ms)
+      .map(([role, ms]) => `${role} ${ms}`)
+      .join(', ')}`;
+  for (const e of entries.filter((x) => x.cpu_split !== undefined)) {
+    out.write(`\n${e.name}, by process (calls back to back):\n`);
+    for (const [who, split1] of Object.entries(e.cpu_split)) out.write(`  ${who}: ${split(split1)}\n`);
+  }
 }

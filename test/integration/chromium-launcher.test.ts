@@ -43,4 +43,16 @@ describe('test/support/chromium.js', () => {
     expect(fs.existsSync(path.join(off, 'Default'))).toBe(true);
     expect(fs.existsSync(path.join(off, 'Default', 'Preferences'))).toBe(false);
   });
+
+  it("loads the bench floor's extension beside ours, user scripts allowed for both", () => {
+    const args = chromiumArgs({ extraExtensions: ['/tmp/floor-ext'] });
+    expect(args).toContain(`--load-extension=${EXTENSION_DIST},/tmp/floor-ext`);
+    expect(args).toContain(`--disable-extensions-except=${EXTENSION_DIST},/tmp/floor-ext`);
+    const dir = profile();
+    prepareProfile(dir, { extraUserScriptIds: ['abcdefghijklmnopabcdefghijklmnop'] });
+    const prefs = JSON.parse(fs.readFileSync(path.join(dir, 'Default', 'Preferences'), 'utf8'));
+    expect(Object.keys(prefs.extensions.settings).sort()).toEqual(
+      [PINNED_ID, 'abcdefghijklmnopabcdefghijklmnop'].sort(),
+    );
+  });
 });

@@ -9,9 +9,16 @@ export declare function chromePath(): string;
 
 export declare function assertExtensionBuilt(): void;
 
-export declare function chromiumArgs(options?: { windowSize?: string; deviceScaleFactor?: number }): string[];
+export declare function chromiumArgs(options?: {
+  windowSize?: string;
+  deviceScaleFactor?: number;
+  extraExtensions?: string[];
+}): string[];
 
-export declare function prepareProfile(userDataDir: string, options?: { userScripts?: boolean }): void;
+export declare function prepareProfile(
+  userDataDir: string,
+  options?: { userScripts?: boolean; extraUserScriptIds?: string[] },
+): void;
 
 export declare function installHost(options: {
   userDataDir: string;
@@ -35,6 +42,8 @@ export interface LaunchChromiumOptions {
   windowSize?: string;
   /** devicePixelRatio through `--force-device-scale-factor` (default 1). */
   deviceScaleFactor?: number;
+  /** Unpacked extensions loaded beside ours, user scripts allowed for each (the bench's floor). */
+  extraExtensions?: { dir: string; id: string }[];
 }
 
 export declare function launchChromium(options: LaunchChromiumOptions): Promise<Browser>;

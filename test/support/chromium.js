@@ -33,15 +33,17 @@ export function assertExtensionBuilt() {
 }
 
 /**
- * Flags for a quiet, offline headless run with only our extension. `deviceScaleFactor` 2 renders
- * as a Retina screen does (devicePixelRatio 2, captures twice the CSS size): the real switch,
- * not DevTools emulation, which had intermittent readback failures.
+ * Flags for a quiet, offline headless run with only our extension (and `extraExtensions`, unpacked
+ * dirs the bench loads beside it). `deviceScaleFactor` 2 renders as a Retina screen does
+ * (devicePixelRatio 2, captures twice the CSS size): the real switch, not DevTools emulation,
+ * which had intermittent readback failures.
  */
-export function chromiumArgs({ windowSize = '1280,800', deviceScaleFactor = 1 } = {}) {
+export function chromiumArgs({ windowSize = '1280,800', deviceScaleFactor = 1, extraExtensions = [] } = {}) {
+  const extensions = [EXTENSION_DIST, ...extraExtensions].join(',');
   return [
     ...(deviceScaleFactor !== 1 ? [`--force-device-scale-factor=${deviceScaleFactor}`] : []),
-    `--load-extension=${EXTENSION_DIST}`,
-    `--disable-extensions-except=${EXTENSION_DIST}`,
+    `--load-extension=${extensions}`,
+    `--disable-extensions-except=${extensions}`,
     '--no-sandbox',
     '--disable-gpu',
     '--disable-quic',
@@ -53,11 +55,16 @@ export function chromiumArgs({ windowSize = '1280,800', deviceScaleFactor = 1 } 
   ];
 }
 
-/** Creates the profile's Default dir and, unless `userScripts` is false, turns "Allow User Scripts" on. */
-export function prepareProfile(userDataDir, { userScripts = true } = {}) {
+/**
+ * Creates the profile's Default dir and, unless `userScripts` is false, turns "Allow User Scripts"
+ * on for our extension and for the extension ids in `extraUserScriptIds`.
+ */
+export function prepareProfile(userDataDir, { userScripts = true, extraUserScriptIds = [] } = {}) {
   fs.mkdirSync(path.join(userDataDir, 'Default'), { recursive: true });
   if (!userScripts) return;
-  const prefs = { extensions: { settings: { [EXTENSION_ID]: { user_scripts_enabled: true } } } };
+  const ids = [EXTENSION_ID, ...extraUserScriptIds];
+  const settings = Object.fromEntries(ids.map((id) => [id, { user_scripts_enabled: true }]));
+  const prefs = { extensions: { settings } };
   fs.writeFileSync(path.join(userDataDir, 'Default', 'Preferences'), JSON.stringify(prefs));
 }
 
@@ -86,9 +93,10 @@ export async function launchChromium({
   attachToWorker = true,
   windowSize,
   deviceScaleFactor,
+  extraExtensions = [],
 }) {
   assertExtensionBuilt();
-  prepareProfile(userDataDir, { userScripts });
+  prepareProfile(userDataDir, { userScripts, extraUserScriptIds: extraExtensions.map((e) => e.id) });
   if (install) installHost({ userDataDir, workspace, env });
   return puppeteer.launch({
     executablePath: chromePath(),
@@ -96,7 +104,7 @@ export async function launchChromium({
     userDataDir,
     defaultViewport: null,
     ignoreDefaultArgs: ['--disable-extensions'],
-    args: chromiumArgs({ windowSize, deviceScaleFactor }),
+    args: chromiumArgs({ windowSize, deviceScaleFactor, extraExtensions: extraExtensions.map((e) => e.dir) }),
     env,
     ...(attachToWorker
       ? {}

@@ -1,0 +1,146 @@
+// The platform's floor for `inject_script`, measured in the same browser as ours: a bare extension
+// (extension/sw.js) and a bare native host (host.js) that do nothing but relay and call
+// userScripts.execute. What any extension-relayed injection must pay, whoever writes it:
+//
+// - `echo`: bench → host (Unix socket) → Chrome's native messaging → service worker → back.
+// - `execute`: the same, plus one userScripts.execute of the script in the page's MAIN world.
+// - `execute_stdio`: the same again behind a bare stdio relay (relay.js), the hop from an agent to
+//   any stdio MCP server.
+//
+// Nothing here is committed as a key or a build: the extension's key is made per run.
+import { spawn } from 'node:child_process';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const HOST_NAME = 'com.xipe.bench_floor';
+
+/** Chromium's extension id for a manifest `key`: SHA-256 of the key, first 32 hex digits as a-p. */
+function extensionId(keyDer) {
+  const hex = createHash('sha256').update(keyDer).digest('hex').slice(0, 32);
+  return [...hex].map((d) => String.fromCharCode(97 + Number.parseInt(d, 16))).join('');
+}
+
+/**
+ * Writes the floor extension (with a fresh key, so its id is known) and the host's launcher under
+ * `base`. Returns what launchChromium needs (`extension`), the env the host reads its socket path
+ * from, and `install(userDataDir)`, which registers the host for that profile.
+ */
+export function prepareFloor(base) {
+  const dir = path.join(base, 'floor-extension');
+  fs.mkdirSync(dir, { recursive: true });
+  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyDer = publicKey.export({ type: 'spki', format: 'der' });
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(HERE, 'extension', 'manifest.template.json'), 'utf8'),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'manifest.json'),
+    JSON.stringify({ ...manifest, key: keyDer.toString('base64') }),
+  );
+  fs.copyFileSync(path.join(HERE, 'extension', 'sw.js'), path.join(dir, 'sw.js'));
+  const id = extensionId(keyDer);
+
+  const launcher = path.join(base, 'floor-host.sh');
+  fs.writeFileSync(launcher, `#!/bin/sh\nexec "${process.execPath}" "${path.join(HERE, 'host.js')}"\n`, {
+    mode: 0o755,
+  });
+  const socketPath = path.join(base, 'floor.sock');
+  return {
+    extension: { dir, id },
+    env: { XIPE_BENCH_FLOOR_SOCKET: socketPath },
+    socketPath,
+    install(userDataDir) {
+      const hosts = path.join(userDataDir, 'NativeMessagingHosts');
+      fs.mkdirSync(hosts, { recursive: true });
+      const hostManifest = {
+        name: HOST_NAME,
+        description: 'x-ipe bench floor',
+        path: launcher,
+        type: 'stdio',
+        allowed_origins: [`chrome-extension://${id}/`],
+      };
+      fs.writeFileSync(path.join(hosts, `${HOST_NAME}.json`), JSON.stringify(hostManifest));
+    },
+  };
+}
+
+/** Request/response by id over newline-delimited JSON; `write` sends one line. */
+function lineChannel(write, readable) {
+  const waiting = new Map();
+  let buffered = '';
+  let lastId = 0;
+  readable.on('data', (chunk) => {
+    buffered += chunk.toString('utf8');
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const msg = JSON.parse(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      const settle = waiting.get(msg.id);
+      waiting.delete(msg.id);
+      if (msg.error !== undefined) settle?.reject(new Error(`floor: ${msg.error}`));
+      else settle?.resolve(msg.result);
+    }
+  });
+  return (msg) =>
+    new Promise((resolve, reject) => {
+      lastId += 1;
+      waiting.set(lastId, { resolve, reject });
+      write(`${JSON.stringify({ ...msg, id: lastId })}\n`);
+    });
+}
+
+async function connectWhenListening(socketPath, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await new Promise((resolve, reject) => {
+        const socket = net.connect(socketPath, () => resolve(socket));
+        socket.once('error', reject);
+      });
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`the floor host never listened on ${socketPath}: ${err}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+/**
+ * Connects to the floor host (directly and through a stdio relay) and returns the three contenders
+ * for `inTurns`, each running `code` in the tab at `pageUrl`. The script goes in full on a
+ * channel's first call and by its hash after, as ours does.
+ */
+export async function floorContenders(socketPath, pageUrl, code) {
+  const socket = await connectWhenListening(socketPath);
+  const direct = lineChannel((line) => socket.write(line), socket);
+  const tab = await direct({ op: 'find', url: pageUrl });
+  if (typeof tab !== 'number') throw new Error(`the floor extension found no tab at ${pageUrl}`);
+
+  const hash = createHash('sha256').update(code).digest('hex');
+  const execute = (channel) => {
+    let sent = false;
+    return async () => {
+      const result = await channel({ op: 'execute', tab, hash, code: sent ? null : code });
+      sent = true;
+      return result;
+    };
+  };
+  const relay = spawn(process.execPath, [path.join(HERE, 'relay.js')], {
+    env: { ...process.env, XIPE_BENCH_FLOOR_SOCKET: socketPath },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const viaRelay = lineChannel((line) => relay.stdin.write(line), relay.stdout);
+  return {
+    contenders: {
+      floor_echo: () => direct({ op: 'echo' }),
+      floor_execute: execute(direct),
+      floor_execute_stdio: execute(viaRelay),
+    },
+    close() {
+      relay.kill();
+      socket.destroy();
+    },
+  };
+}
