@@ -4,7 +4,11 @@ import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.
 import { areaTokens } from '../../../shared/src/deep-capture/area-tokens.js';
 import { buildClone } from '../../../shared/src/deep-capture/clone/index.js';
 import { type LocalResource, toReferencedArea } from '../../../shared/src/deep-capture/referenced-area.js';
-import { mergeReferencedElements, nextAreaId } from '../../../shared/src/deep-capture/referenced-elements.js';
+import {
+  mergeReferencedElements,
+  nextAreaId,
+  type ReferencedArea,
+} from '../../../shared/src/deep-capture/referenced-elements.js';
 import { fsyncDir, toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
 import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
 import {
@@ -41,6 +45,8 @@ export interface AreaWrite {
   /** Pixel images by node index. */
   pixelFiles: ReadonlyMap<number, PreparedFile>;
   now: Date;
+  /** Computed ahead (projectAhead); recomputed when the area id turned out different. */
+  projected?: AreaProjection | null;
 }
 
 export interface AreaWritten {
@@ -67,6 +73,67 @@ async function writeShared(file: string, bytes: Uint8Array): Promise<void> {
   }
 }
 
+/** What the area's files will hold once it is `areaId`: its resources, its clone, its JSON entry. */
+export interface AreaProjection {
+  areaId: string;
+  local: Map<string, LocalResource>;
+  clone: ReturnType<typeof buildClone>;
+  area: ReferencedArea & { source_url: string; design_tokens: ReturnType<typeof areaTokens> };
+}
+
+type AreaContent = Pick<AreaWrite, 'capture' | 'instruction' | 'files' | 'pixelFiles'>;
+
+function projectArea(w: AreaContent, areaId: string): AreaProjection {
+  const local = new Map<string, LocalResource>(
+    [...w.files.values()].map((f) => [
+      f.src,
+      { type: f.kind, src: f.src, local_path: `${RESOURCES_DIR}/${f.name}` },
+    ]),
+  );
+  const clone = buildClone(w.capture, {
+    areaId,
+    resourcePath: (url) => w.files.get(url)?.name ?? null,
+    pixelPath: (i) => w.pixelFiles.get(i)?.name ?? null,
+  });
+  const area = {
+    ...toReferencedArea(w.capture, {
+      areaId,
+      instruction: w.instruction,
+      screenshot: `screenshots/${areaId}.png`,
+      names: clone.names,
+      resources: local,
+      pixelResource: (i) => {
+        const f = w.pixelFiles.get(i);
+        return f === undefined
+          ? null
+          : {
+              type: 'image',
+              src: `pixels of ${clone.names[i] ?? `node ${i}`}`,
+              local_path: `${RESOURCES_DIR}/${f.name}`,
+            };
+      },
+      clone: {
+        structure_html: `${RESOURCES_DIR}/${clone.htmlFile}`,
+        styles_css: `${RESOURCES_DIR}/${clone.cssFile}`,
+      },
+    }),
+    source_url: w.capture.url,
+    design_tokens: areaTokens(w.capture),
+  };
+  return { areaId, local, clone, area };
+}
+
+/**
+ * The projection computed ahead, outside the lock (while the screenshot is still being shot),
+ * for the area id the idea's file gives now; writeArea uses it only if the id is still the one.
+ */
+export async function projectAhead(
+  w: AreaContent & Pick<AreaWrite, 'dirs' | 'areaId'>,
+): Promise<AreaProjection> {
+  const existing = await readReferencedFile(pageFiles(w.dirs.refsDir).referenced).catch(() => null);
+  return projectArea(w, w.areaId ?? nextAreaId(existing));
+}
+
 export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
   return withIdeaLock(w.dirs.refsDir, async () => {
     const pageRefs = await preparePlainSubdir(w.dirs.refsDir, PAGE_REFERENCES_DIR, `${PAGE_REFERENCES_DIR}/`);
@@ -88,43 +155,7 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
     await fsyncDir(resources).catch((err: unknown) => {
       throw toWriteError(resources, err);
     });
-    const local = new Map<string, LocalResource>(
-      [...w.files.values()].map((f) => [
-        f.src,
-        { type: f.kind, src: f.src, local_path: `${RESOURCES_DIR}/${f.name}` },
-      ]),
-    );
-    const clone = buildClone(w.capture, {
-      areaId,
-      resourcePath: (url) => w.files.get(url)?.name ?? null,
-      pixelPath: (i) => w.pixelFiles.get(i)?.name ?? null,
-    });
-    const screenshotRel = `screenshots/${areaId}.png`;
-    const area = {
-      ...toReferencedArea(w.capture, {
-        areaId,
-        instruction: w.instruction,
-        screenshot: screenshotRel,
-        names: clone.names,
-        resources: local,
-        pixelResource: (i) => {
-          const f = w.pixelFiles.get(i);
-          return f === undefined
-            ? null
-            : {
-                type: 'image',
-                src: `pixels of ${clone.names[i] ?? `node ${i}`}`,
-                local_path: `${RESOURCES_DIR}/${f.name}`,
-              };
-        },
-        clone: {
-          structure_html: `${RESOURCES_DIR}/${clone.htmlFile}`,
-          styles_css: `${RESOURCES_DIR}/${clone.cssFile}`,
-        },
-      }),
-      source_url: w.capture.url,
-      design_tokens: areaTokens(w.capture),
-    };
+    const { local, clone, area } = w.projected?.areaId === areaId ? w.projected : projectArea(w, areaId);
     const merged = mergeReferencedElements(existing, {
       source_url: w.capture.url,
       timestamp: w.now.toISOString(),

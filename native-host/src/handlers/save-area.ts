@@ -15,7 +15,7 @@ import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.
 import { invalidField, validationError, XipeError } from '../../../shared/src/errors.js';
 import { ideaPaths, prepareIdeaDirs } from '../../../shared/src/node/idea-store/path-safety.js';
 import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
-import { writeArea } from '../deep-capture/area-store.js';
+import { type AreaProjection, projectAhead, writeArea } from '../deep-capture/area-store.js';
 import {
   decodeDataUrl,
   isPrepared,
@@ -176,15 +176,30 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     pixelsAt = performance.now();
   });
   let fetched = captured;
-  const [{ files, skipped }, area] = await Promise.all([
-    gatherResources(capture, tab.id, ctx, left(), source).finally(() => {
-      fetched = performance.now();
-    }),
-    pixels,
-  ]);
+  const resources = gatherResources(capture, tab.id, ctx, left(), source).finally(() => {
+    fetched = performance.now();
+  });
+  // Unless pixels cut from the screenshot are still to come, the clone and the area's JSON are
+  // computed while the screenshot is shot (writeArea checks the area id under the lock).
+  const needsCuts = capture.nodes.some((n) => n.pixels?.from_crop === true && n.pixels.data_url === null);
+  const ahead = needsCuts
+    ? Promise.resolve(null)
+    : resources.then(async ({ files }) => {
+        const pixelFiles = await gatherPixels(capture);
+        const projected: AreaProjection = await projectAhead({
+          dirs,
+          areaId: p.area_id ?? null,
+          capture,
+          instruction: p.instruction,
+          files,
+          pixelFiles,
+        });
+        return { pixelFiles, projected };
+      });
+  const [{ files, skipped }, area, early] = await Promise.all([resources, pixels, ahead]);
   applyPixelCuts(capture, area.cuts);
   const png = decodePng(area.png);
-  const pixelFiles = await gatherPixels(capture);
+  const pixelFiles = early?.pixelFiles ?? (await gatherPixels(capture));
   const prepared = performance.now();
   const written = await writeArea({
     dirs,
@@ -196,6 +211,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     files,
     pixelFiles,
     now: new Date(),
+    projected: early?.projected ?? null,
   });
   ctx.logger.info('area captured', {
     idea: p.idea_folder,
