@@ -302,7 +302,18 @@ await section('full_page_9vp_dpr2', async () =>
 await retina?.browser.close();
 await section('area_clone_fidelity', () => benchAreaCloneFidelity({ entries, entry, log }));
 await section('deep_capture_area', () =>
-  benchDeepCaptureArea({ browser: b.browser, mcp, call, workspace, idea, entries, N, entry, log }),
+  benchDeepCaptureArea({
+    browser: b.browser,
+    home: b.home,
+    mcp,
+    call,
+    workspace,
+    idea,
+    entries,
+    N,
+    entry,
+    log,
+  }),
 );
 await section('toolbar_deep_capture', () =>
   benchToolbarDeepCapture({ browser: b.browser, entries, N, entry, log }),

@@ -1,10 +1,15 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
 import { areaTokens } from '../../../shared/src/deep-capture/area-tokens.js';
 import { buildClone } from '../../../shared/src/deep-capture/clone/index.js';
 import { type LocalResource, toReferencedArea } from '../../../shared/src/deep-capture/referenced-area.js';
-import { mergeReferencedElements, nextAreaId } from '../../../shared/src/deep-capture/referenced-elements.js';
-import { toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
+import {
+  mergeReferencedElements,
+  nextAreaId,
+  type ReferencedArea,
+} from '../../../shared/src/deep-capture/referenced-elements.js';
+import { fsyncDir, toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
 import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
 import {
   PAGE_REFERENCES_DIR,
@@ -40,6 +45,8 @@ export interface AreaWrite {
   /** Pixel images by node index. */
   pixelFiles: ReadonlyMap<number, PreparedFile>;
   now: Date;
+  /** Computed ahead (projectAhead); recomputed when the area id turned out different. */
+  projected?: AreaProjection | null;
 }
 
 export interface AreaWritten {
@@ -49,13 +56,82 @@ export interface AreaWritten {
   resources: { type: string; src: string; local_path: string; bytes: number }[];
 }
 
-/** Writes a content-addressed file unless it is there already (same name, same bytes). */
+/**
+ * Writes a content-addressed file unless it is there already (same name, same bytes: an earlier
+ * capture's, written atomically, so whole). The caller syncs the directory once for all of them.
+ */
 async function writeShared(file: string, bytes: Uint8Array): Promise<void> {
+  const there = await fs.lstat(file).then(
+    (stat) => stat.isFile(),
+    () => false,
+  );
+  if (there) return;
   try {
-    await writeFileAtomic(file, bytes);
+    await writeFileAtomic(file, bytes, { syncDir: false });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw toWriteError(file, err);
   }
+}
+
+/** What the area's files will hold once it is `areaId`: its resources, its clone, its JSON entry. */
+export interface AreaProjection {
+  areaId: string;
+  local: Map<string, LocalResource>;
+  clone: ReturnType<typeof buildClone>;
+  area: ReferencedArea & { source_url: string; design_tokens: ReturnType<typeof areaTokens> };
+}
+
+type AreaContent = Pick<AreaWrite, 'capture' | 'instruction' | 'files' | 'pixelFiles'>;
+
+function projectArea(w: AreaContent, areaId: string): AreaProjection {
+  const local = new Map<string, LocalResource>(
+    [...w.files.values()].map((f) => [
+      f.src,
+      { type: f.kind, src: f.src, local_path: `${RESOURCES_DIR}/${f.name}` },
+    ]),
+  );
+  const clone = buildClone(w.capture, {
+    areaId,
+    resourcePath: (url) => w.files.get(url)?.name ?? null,
+    pixelPath: (i) => w.pixelFiles.get(i)?.name ?? null,
+  });
+  const area = {
+    ...toReferencedArea(w.capture, {
+      areaId,
+      instruction: w.instruction,
+      screenshot: `screenshots/${areaId}.png`,
+      names: clone.names,
+      resources: local,
+      pixelResource: (i) => {
+        const f = w.pixelFiles.get(i);
+        return f === undefined
+          ? null
+          : {
+              type: 'image',
+              src: `pixels of ${clone.names[i] ?? `node ${i}`}`,
+              local_path: `${RESOURCES_DIR}/${f.name}`,
+            };
+      },
+      clone: {
+        structure_html: `${RESOURCES_DIR}/${clone.htmlFile}`,
+        styles_css: `${RESOURCES_DIR}/${clone.cssFile}`,
+      },
+    }),
+    source_url: w.capture.url,
+    design_tokens: areaTokens(w.capture),
+  };
+  return { areaId, local, clone, area };
+}
+
+/**
+ * The projection computed ahead, outside the lock (while the screenshot is still being shot),
+ * for the area id the idea's file gives now; writeArea uses it only if the id is still the one.
+ */
+export async function projectAhead(
+  w: AreaContent & Pick<AreaWrite, 'dirs' | 'areaId'>,
+): Promise<AreaProjection> {
+  const existing = await readReferencedFile(pageFiles(w.dirs.refsDir).referenced).catch(() => null);
+  return projectArea(w, w.areaId ?? nextAreaId(existing));
 }
 
 export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
@@ -70,46 +146,16 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
     const existing = await readReferencedFile(page.referenced);
     const areaId = w.areaId ?? nextAreaId(existing);
 
-    for (const file of [...w.files.values(), ...w.pixelFiles.values()]) {
-      await writeShared(path.join(resources, file.name), file.bytes);
-    }
-    const local = new Map<string, LocalResource>(
-      [...w.files.values()].map((f) => [
-        f.src,
-        { type: f.kind, src: f.src, local_path: `${RESOURCES_DIR}/${f.name}` },
-      ]),
+    // Written side by side, each fsynced, then their directory once.
+    await Promise.all(
+      [...w.files.values(), ...w.pixelFiles.values()].map((file) =>
+        writeShared(path.join(resources, file.name), file.bytes),
+      ),
     );
-    const clone = buildClone(w.capture, {
-      areaId,
-      resourcePath: (url) => w.files.get(url)?.name ?? null,
-      pixelPath: (i) => w.pixelFiles.get(i)?.name ?? null,
+    await fsyncDir(resources).catch((err: unknown) => {
+      throw toWriteError(resources, err);
     });
-    const screenshotRel = `screenshots/${areaId}.png`;
-    const area = {
-      ...toReferencedArea(w.capture, {
-        areaId,
-        instruction: w.instruction,
-        screenshot: screenshotRel,
-        names: clone.names,
-        resources: local,
-        pixelResource: (i) => {
-          const f = w.pixelFiles.get(i);
-          return f === undefined
-            ? null
-            : {
-                type: 'image',
-                src: `pixels of ${clone.names[i] ?? `node ${i}`}`,
-                local_path: `${RESOURCES_DIR}/${f.name}`,
-              };
-        },
-        clone: {
-          structure_html: `${RESOURCES_DIR}/${clone.htmlFile}`,
-          styles_css: `${RESOURCES_DIR}/${clone.cssFile}`,
-        },
-      }),
-      source_url: w.capture.url,
-      design_tokens: areaTokens(w.capture),
-    };
+    const { local, clone, area } = w.projected?.areaId === areaId ? w.projected : projectArea(w, areaId);
     const merged = mergeReferencedElements(existing, {
       source_url: w.capture.url,
       timestamp: w.now.toISOString(),

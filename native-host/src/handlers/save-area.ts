@@ -1,4 +1,10 @@
-import { CAPTURE_AREA, CaptureAreaResult } from '../../../shared/src/commands/capture-area.js';
+import {
+  AREA_PIXELS,
+  AreaPixelsResult,
+  applyPixelCuts,
+  CAPTURE_AREA,
+  CaptureAreaAnswer,
+} from '../../../shared/src/commands/capture-area.js';
 import {
   FETCH_RESOURCE,
   FetchResourceResult,
@@ -9,7 +15,7 @@ import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.
 import { invalidField, validationError, XipeError } from '../../../shared/src/errors.js';
 import { ideaPaths, prepareIdeaDirs } from '../../../shared/src/node/idea-store/path-safety.js';
 import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
-import { writeArea } from '../deep-capture/area-store.js';
+import { type AreaProjection, projectAhead, writeArea } from '../deep-capture/area-store.js';
 import {
   decodeDataUrl,
   isPrepared,
@@ -26,7 +32,9 @@ import { caller } from './workspace.js';
  * `save_area` (the `capture_area` MCP tool, DESIGN §7): checks the idea before the browser is
  * asked for anything, has the extension capture the area (`capture_area`) and fetch each resource
  * (`fetch_resource`, a few at a time, each within the per-file cap), judges every file by its
- * bytes, and writes the area (deep-capture/area-store.ts). A resource that cannot be had or is
+ * bytes, and writes the area (deep-capture/area-store.ts). A live capture answers before its
+ * screenshot is done (the bands wait for Chrome's capture quota): the resources are fetched
+ * meanwhile, and the pixels asked for with the ticket it gave (`area_pixels`). A resource that cannot be had or is
  * refused is left out and listed in `skipped` with why; the clone then shows nothing in its place.
  */
 
@@ -105,6 +113,25 @@ async function gatherPixels(capture: AreaCapture): Promise<Map<number, PreparedF
   return out;
 }
 
+function protocolError(command: string): XipeError {
+  return new XipeError(
+    'PROTOCOL_ERROR',
+    `The extension answered ${command} with an invalid result. Use the same x-ipe-uiux version for the extension and the host.`,
+  );
+}
+
+/** The pixels of a live capture, once its last band is shot (the ticket its answer gave). */
+async function pixelsOf(
+  ticket: string,
+  ctx: HostHandlerContext,
+  timeoutMs: number,
+): Promise<AreaPixelsResult> {
+  const raw = await ctx.extension.request(AREA_PIXELS, { ticket }, { timeoutMs, signal: ctx.signal });
+  const parsed = AreaPixelsResult.safeParse(raw);
+  if (!parsed.success) throw protocolError(AREA_PIXELS);
+  return parsed.data;
+}
+
 export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAreaResult> => {
   const started = performance.now();
   const parsed = SaveAreaParams.safeParse(params ?? {});
@@ -136,19 +163,44 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     },
     { timeoutMs: left(), signal: ctx.signal },
   );
-  const shot = CaptureAreaResult.safeParse(raw);
-  if (!shot.success) {
-    throw new XipeError(
-      'PROTOCOL_ERROR',
-      'The extension answered capture_area with an invalid result. Use the same x-ipe-uiux version for the extension and the host.',
-    );
-  }
+  const shot = CaptureAreaAnswer.safeParse(raw);
+  if (!shot.success) throw protocolError('capture_area');
   const { capture, tab } = shot.data;
   const captured = performance.now();
-  const png = decodePng(shot.data.png);
-  const { files, skipped } = await gatherResources(capture, tab.id, ctx, left(), source);
-  const pixelFiles = await gatherPixels(capture);
-  const fetched = performance.now();
+  let pixelsAt = captured;
+  const pixels = (
+    'pixels_ticket' in shot.data
+      ? pixelsOf(shot.data.pixels_ticket, ctx, left())
+      : Promise.resolve({ ...shot.data, cuts: [] })
+  ).finally(() => {
+    pixelsAt = performance.now();
+  });
+  let fetched = captured;
+  const resources = gatherResources(capture, tab.id, ctx, left(), source).finally(() => {
+    fetched = performance.now();
+  });
+  // Unless pixels cut from the screenshot are still to come, the clone and the area's JSON are
+  // computed while the screenshot is shot (writeArea checks the area id under the lock).
+  const needsCuts = capture.nodes.some((n) => n.pixels?.from_crop === true && n.pixels.data_url === null);
+  const ahead = needsCuts
+    ? Promise.resolve(null)
+    : resources.then(async ({ files }) => {
+        const pixelFiles = await gatherPixels(capture);
+        const projected: AreaProjection = await projectAhead({
+          dirs,
+          areaId: p.area_id ?? null,
+          capture,
+          instruction: p.instruction,
+          files,
+          pixelFiles,
+        });
+        return { pixelFiles, projected };
+      });
+  const [{ files, skipped }, area, early] = await Promise.all([resources, pixels, ahead]);
+  applyPixelCuts(capture, area.cuts);
+  const png = decodePng(area.png);
+  const pixelFiles = early?.pixelFiles ?? (await gatherPixels(capture));
+  const prepared = performance.now();
   const written = await writeArea({
     dirs,
     ideaFolder: p.idea_folder,
@@ -159,6 +211,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     files,
     pixelFiles,
     now: new Date(),
+    projected: early?.projected ?? null,
   });
   ctx.logger.info('area captured', {
     idea: p.idea_folder,
@@ -166,12 +219,14 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     elements: written.elementCount,
     resources: written.resources.length,
     skipped: skipped.length,
-    // Where the time went: the extension's capture (its engine part), fetching, writing.
+    // Where the time went (ms from the call): the engine's answer (its in-page part), the
+    // resources fetched and the pixels received meanwhile, the writing; the extension's steps.
     capture_ms: Math.round(captured - started),
     engine_ms: capture.diagnostics.elapsed_ms,
-    extension: shot.data.timings,
-    resources_ms: Math.round(fetched - captured),
-    write_ms: Math.round(performance.now() - fetched),
+    resources_ms: Math.round(fetched - started),
+    pixels_ms: Math.round(pixelsAt - started),
+    write_ms: Math.round(performance.now() - prepared),
+    extension: area.timings ?? shot.data.timings,
   });
   ctx.events.record?.('deep_capture_saved', {
     tab_id: tab.id,

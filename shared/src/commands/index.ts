@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { CAPTURE_AREA, CaptureAreaParams, CaptureAreaResult } from './capture-area.js';
+import {
+  AREA_PIXELS,
+  AreaPixelsParams,
+  AreaPixelsResult,
+  CAPTURE_AREA,
+  CaptureAreaAnswer,
+  CaptureAreaParams,
+} from './capture-area.js';
 import {
   CAPTURE_SCREENSHOT,
   CaptureScreenshotParams,
@@ -59,7 +66,8 @@ export const COMMANDS = {
   },
   [SAVE_SCREENSHOT]: { handledBy: 'host', params: SaveScreenshotParams, result: SaveScreenshotResult },
   [EVENTS_SINCE]: { handledBy: 'host', params: EventsSinceParams, result: EventsSinceResult },
-  [CAPTURE_AREA]: { handledBy: 'extension', params: CaptureAreaParams, result: CaptureAreaResult },
+  [CAPTURE_AREA]: { handledBy: 'extension', params: CaptureAreaParams, result: CaptureAreaAnswer },
+  [AREA_PIXELS]: { handledBy: 'extension', params: AreaPixelsParams, result: AreaPixelsResult },
   [FETCH_RESOURCE]: { handledBy: 'extension', params: FetchResourceParams, result: FetchResourceResult },
   [SAVE_AREA]: { handledBy: 'host', params: SaveAreaParams, result: SaveAreaResult },
   [STAGE_IMAGE]: { handledBy: 'host', params: StageImageParams, result: StageImageResult },

@@ -1,13 +1,16 @@
+import { applyPixelCuts, type PixelCut } from '../../../../shared/src/commands/capture-area.js';
 import type { AreaCapture } from '../../../../shared/src/deep-capture/area-capture.js';
-import { cropToImage } from '../../geometry/crop-math.js';
+import { cropToImage, maskAround } from '../../geometry/crop-math.js';
 import { executeFunction } from '../../platform/browser.js';
 import { captureDataUrl, decodePng, pngBase64 } from '../capture/capture.js';
 import { type PageMetrics, preparePage } from '../screenshot/page-functions.js';
+import { setMask } from './page-functions.js';
 
 /**
  * The area's pixels: one capture when it fits the viewport, else bands scrolled one viewport at a
- * time, drawn into one canvas at the
- * capture's device scale. Then the pixels the DOM could not give — canvases it could not read,
+ * time, drawn into one canvas at the capture's device scale. A band that needs less than half the
+ * viewport (a small area, the last sliver of a tall one) is shot with the rest masked: Chrome's PNG
+ * encoding of the capture, most of its time, then takes a fraction as long. Then the pixels the DOM could not give — canvases it could not read,
  * frames, closed shadow roots — are cut from it into their nodes, on whole device pixels around
  * each box (the clone shifts them back by the sub-pixel offset).
  */
@@ -53,8 +56,29 @@ export async function shootArea(
   let drawnTo = rect.y;
   let metrics = at;
   const bottom = rect.y + rect.height;
+  let masked = false;
   for (let band = 0; drawnTo < bottom - 0.01; band++) {
     if (band > 0) metrics = await measure(tabId, drawnTo);
+    const viewport = { width: metrics.viewportWidth, height: metrics.viewportHeight };
+    const top = Math.max(drawnTo, metrics.scrollY);
+    const end = Math.min(bottom, metrics.scrollY + metrics.viewportHeight);
+    if (end <= top)
+      throw new Error(`The page would not scroll to ${Math.round(drawnTo)}px for the area's next band`);
+    // This band's part of the area, viewport CSS px.
+    const hole = {
+      x: rect.x - metrics.scrollX,
+      y: top - metrics.scrollY,
+      width: rect.width,
+      height: end - top,
+    };
+    const boxes =
+      hole.width * hole.height < (viewport.width * viewport.height) / 2
+        ? maskAround(hole, viewport, metrics.dpr)
+        : [];
+    if (boxes.length > 0 || masked) {
+      await executeFunction({ target: { tabId }, func: setMask, args: [boxes] });
+      masked = boxes.length > 0;
+    }
     lap(`band${band}_placed`);
     const url = await captureDataUrl(tabId);
     lap(`band${band}_captured`);
@@ -68,16 +92,7 @@ export async function shootArea(
         if (ctx === null) throw new Error('OffscreenCanvas 2D context unavailable');
         ctx.imageSmoothingEnabled = false;
       }
-      const top = Math.max(drawnTo, metrics.scrollY);
-      const end = Math.min(bottom, metrics.scrollY + metrics.viewportHeight);
-      if (end <= top)
-        throw new Error(`The page would not scroll to ${Math.round(drawnTo)}px for the area's next band`);
-      const viewport = { width: metrics.viewportWidth, height: metrics.viewportHeight };
-      const src = cropToImage(
-        { x: rect.x - metrics.scrollX, y: top - metrics.scrollY, width: rect.width, height: end - top },
-        viewport,
-        bitmap,
-      );
+      const src = cropToImage(hole, viewport, bitmap);
       if (src !== null) {
         const destY = Math.round((top - rect.y) * scale);
         ctx.drawImage(bitmap, src.sx, src.sy, src.sw, src.sh, 0, destY, src.sw, src.sh);
@@ -91,10 +106,14 @@ export async function shootArea(
   return { canvas, scale };
 }
 
-/** Fills the `pixels` of nodes that must come from the screenshot with PNG data URLs cut from it. */
-export async function cutPixelNodes(capture: AreaCapture, pixels: AreaPixels): Promise<void> {
+/**
+ * PNG data URLs cut from the area's pixels for the nodes that must come from the screenshot (the
+ * capture itself is left as it is: a live capture has already gone to the host).
+ */
+export async function pixelCuts(capture: AreaCapture, pixels: AreaPixels): Promise<PixelCut[]> {
   const { canvas, scale } = pixels;
-  for (const node of capture.nodes) {
+  const cuts: PixelCut[] = [];
+  for (const [index, node] of capture.nodes.entries()) {
     if (node.pixels === null || !node.pixels.from_crop || node.pixels.data_url !== null) continue;
     const x = Math.floor(node.rect.x * scale);
     const y = Math.floor(node.rect.y * scale);
@@ -107,6 +126,12 @@ export async function cutPixelNodes(capture: AreaCapture, pixels: AreaPixels): P
     const ctx = cut.getContext('2d');
     if (ctx === null) continue;
     ctx.drawImage(canvas, sx, sy, cut.width, cut.height, 0, 0, cut.width, cut.height);
-    node.pixels = { ...node.pixels, data_url: `data:image/png;base64,${await pngBase64(cut)}`, scale };
+    cuts.push({ node: index, data_url: `data:image/png;base64,${await pngBase64(cut)}`, scale });
   }
+  return cuts;
+}
+
+/** Fills the `pixels` of nodes that must come from the screenshot with PNG data URLs cut from it. */
+export async function cutPixelNodes(capture: AreaCapture, pixels: AreaPixels): Promise<void> {
+  applyPixelCuts(capture, await pixelCuts(capture, pixels));
 }

@@ -122,6 +122,48 @@ export function restoreFloating(): boolean {
 }
 
 /**
+ * Covers the viewport but `boxes`' hole (viewport CSS px, crop-math.ts maskAround) with one flat
+ * colour for the moment of a capture that needs little of the viewport: Chrome encodes such an
+ * image several times faster. The boxes sit in a closed shadow root of one element the engine
+ * never reads (MASK_TAG, ignored like the toolbar); an empty list removes it. Resolves once the
+ * mask is painted.
+ */
+export async function setMask(
+  boxes: { x: number; y: number; width: number; height: number }[],
+): Promise<void> {
+  const TAG = 'x-ipe-uiux-mask';
+  const KEY = '__xipeAreaMask';
+  const g = globalThis as unknown as Record<string, { host: HTMLElement; root: ShadowRoot } | undefined>;
+  let mask = g[KEY];
+  if (boxes.length === 0) {
+    mask?.host.remove();
+    delete g[KEY];
+    return;
+  }
+  if (mask === undefined) {
+    const host = document.createElement(TAG);
+    host.setAttribute(
+      'style',
+      'all: initial; position: fixed; left: 0; top: 0; width: 0; height: 0; z-index: 2147483647; pointer-events: none;',
+    );
+    mask = { host, root: host.attachShadow({ mode: 'closed' }) };
+    g[KEY] = mask;
+  }
+  mask.root.replaceChildren(
+    ...boxes.map((b) => {
+      const box = document.createElement('div');
+      box.setAttribute(
+        'style',
+        `position: fixed; left: ${b.x}px; top: ${b.y}px; width: ${b.width}px; height: ${b.height}px; background: #0f172a;`,
+      );
+      return box;
+    }),
+  );
+  if (!mask.host.isConnected) document.documentElement.append(mask.host);
+  await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+}
+
+/**
  * The stylesheets of the page that neither it nor a content script can read (cross-origin without
  * CORS), by URL: in the document, in open shadow roots and behind readable sheets' `@import`s. The
  * worker fetches them so the engine can read their `:hover`/`:focus` rules. At most 64.

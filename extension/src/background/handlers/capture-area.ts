@@ -1,15 +1,21 @@
-import type { CaptureAreaParams, CaptureAreaResult } from '../../../../shared/src/index.js';
+import type {
+  AreaPixelsResult,
+  CaptureAreaParams,
+  CaptureAreaPending,
+} from '../../../../shared/src/index.js';
 import { invalidInput, makeIssue } from '../../../../shared/src/index.js';
 import { executeFunction } from '../../platform/browser.js';
 import { pngBase64 } from '../capture/capture.js';
-import { cutPixelNodes, shootArea } from '../deep-capture/area-shot.js';
+import { type AreaPixels, pixelCuts, shootArea } from '../deep-capture/area-shot.js';
 import {
   type AreaPlacement,
   hideFloating,
   listUnreadableSheets,
   locateArea,
   restoreFloating,
+  setMask,
 } from '../deep-capture/page-functions.js';
+import { pendingPixels } from '../deep-capture/pending-pixels.js';
 import { captureAreaInTab } from '../deep-capture/run-capture.js';
 import { fetchSheets } from '../deep-capture/sheets.js';
 import { mapApiError } from '../injection/run-injection.js';
@@ -25,7 +31,11 @@ import type { HandlerContext } from './types.js';
  * under any bar pinned across the top; only an area taller than what that leaves is captured in
  * bands with fixed and sticky elements made transparent (not hidden: that would take focus from
  * an element inside them). Scroll position, those elements and the toolbar are restored whatever
- * happens; focus is never touched.
+ * happens, as soon as the last band is shot; focus is never touched.
+ *
+ * It answers as soon as the engine has read the area, with a ticket for the pixels: the bands go on
+ * waiting for Chrome's capture quota (two a second) while the host fetches the resources, and the
+ * host's `area_pixels` gets the PNG when it is done.
  */
 
 interface Plan {
@@ -62,57 +72,90 @@ async function prepare(tabId: number, step: Plan, area: AreaPlacement['rect']): 
   return result.metrics;
 }
 
+async function restore(tabId: number): Promise<void> {
+  await executeFunction({ target: { tabId }, func: setMask, args: [[]] }).catch(() => undefined);
+  await executeFunction({ target: { tabId }, func: restoreFloating, args: [] }).catch(() => undefined);
+  await executeFunction({ target: { tabId }, func: restorePage, args: [] }).catch(() => undefined);
+}
+
+/**
+ * The area's pixels once the bands are shot: the page is put back at once, then the nodes that
+ * need them get their cuts (once the engine says which) and the PNG is encoded.
+ */
+async function finishPixels(
+  tabId: number,
+  shot: Promise<AreaPixels>,
+  engine: ReturnType<typeof captureAreaInTab>,
+  timings: Record<string, number>,
+  lap: (name: string) => void,
+): Promise<AreaPixelsResult> {
+  const pixels = await shot.finally(() => restore(tabId));
+  const cuts = await pixelCuts(await engine, pixels);
+  const png = await pngBase64(pixels.canvas);
+  lap('encoded');
+  const { width, height } = pixels.canvas;
+  return { png, width, height, scale: pixels.scale, cuts, timings };
+}
+
+async function locate(tab: { id: number; url: string }, params: CaptureAreaParams): Promise<AreaPlacement> {
+  const [located] = await executeFunction({
+    target: { tabId: tab.id },
+    func: locateArea,
+    args: [
+      {
+        ...(params.selector !== undefined ? { selector: params.selector } : {}),
+        ...(params.rect !== undefined ? { rect: params.rect } : {}),
+      },
+    ],
+  });
+  const placement = located?.result as AreaPlacement | { found: false } | null | undefined;
+  if (placement === null || placement === undefined)
+    throw new Error('Could not reach the page to find the area');
+  if ('found' in placement) {
+    throw invalidInput(
+      [
+        makeIssue(
+          'selector',
+          `a selector matching an element in tab ${tab.id} (${tab.url})`,
+          params.selector,
+          'matches none',
+        ),
+      ],
+      'capture_area arguments',
+      {
+        hint: 'Check the selector (inject_script can list candidates), or give a page rect.',
+        details: { tab_id: tab.id },
+      },
+    );
+  }
+  return placement;
+}
+
+/** Cross-origin stylesheets, fetched while the page is placed (for their :hover rules). */
+function unreadableSheets(tabId: number): Promise<Record<string, string>> {
+  return executeFunction({ target: { tabId }, func: listUnreadableSheets, args: [] })
+    .then(([listed]) => {
+      const hrefs: unknown = listed?.result;
+      return fetchSheets(Array.isArray(hrefs) ? hrefs.filter((h): h is string => typeof h === 'string') : []);
+    })
+    .catch(() => ({}));
+}
+
 export async function captureArea(
   params: CaptureAreaParams,
   _ctx: HandlerContext,
-): Promise<CaptureAreaResult> {
+): Promise<CaptureAreaPending> {
   const { tab, ref } = await scriptableTab(params.target, 'capture an area of');
   const t0 = performance.now();
   const timings: Record<string, number> = {};
   const lap = (name: string) => {
     timings[name] = Math.round(performance.now() - t0);
   };
+  let restoring = false;
   try {
     await bringToFront(tab);
-    const [located] = await executeFunction({
-      target: { tabId: tab.id },
-      func: locateArea,
-      args: [
-        {
-          ...(params.selector !== undefined ? { selector: params.selector } : {}),
-          ...(params.rect !== undefined ? { rect: params.rect } : {}),
-        },
-      ],
-    });
-    const placement = located?.result as AreaPlacement | { found: false } | null | undefined;
-    if (placement === null || placement === undefined)
-      throw new Error('Could not reach the page to find the area');
-    if ('found' in placement) {
-      throw invalidInput(
-        [
-          makeIssue(
-            'selector',
-            `a selector matching an element in tab ${tab.id} (${tab.url})`,
-            params.selector,
-            'matches none',
-          ),
-        ],
-        'capture_area arguments',
-        {
-          hint: 'Check the selector (inject_script can list candidates), or give a page rect.',
-          details: { tab_id: tab.id },
-        },
-      );
-    }
-    // Cross-origin stylesheets are fetched while the page is placed (for their :hover rules).
-    const sheets = executeFunction({ target: { tabId: tab.id }, func: listUnreadableSheets, args: [] })
-      .then(([listed]) => {
-        const hrefs: unknown = listed?.result;
-        return fetchSheets(
-          Array.isArray(hrefs) ? hrefs.filter((h): h is string => typeof h === 'string') : [],
-        );
-      })
-      .catch(() => ({}));
+    const placement = await locate(tab, params);
+    const sheets = unreadableSheets(tab.id);
     let step = plan(placement);
     let metrics = await prepare(tab.id, step, placement.rect);
     if (!step.hideFloating && !inView({ ...placement, scrollX: metrics.scrollX }, metrics.scrollY)) {
@@ -123,28 +166,21 @@ export async function captureArea(
     lap('placed');
     // The engine reads all geometry before it first yields, so the screenshot's bands may scroll
     // while it finishes: both run at once.
-    const [capture, pixels] = await Promise.all([
-      captureAreaInTab(tab.id, placement.rect, sheets).finally(() => lap('engine')),
-      shootArea(tab.id, placement.rect, metrics, lap).finally(() => lap('shot')),
-    ]);
-    await cutPixelNodes(capture, pixels);
-    const png = await pngBase64(pixels.canvas);
-    lap('encoded');
-    return {
-      capture,
-      png,
-      width: pixels.canvas.width,
-      height: pixels.canvas.height,
-      scale: pixels.scale,
-      tab: ref,
-      timings,
-    };
+    const rect = placement.rect;
+    const engine = captureAreaInTab(tab.id, rect, sheets).finally(() => lap('engine'));
+    const shot = shootArea(tab.id, rect, metrics, lap).finally(() => lap('shot'));
+    const pixels = finishPixels(tab.id, shot, engine, timings, lap).catch((err: unknown) => {
+      throw mapApiError(err, tab.id);
+    });
+    restoring = true;
+    const capture = await engine.catch((err: unknown) => {
+      pixels.catch(() => undefined); // the engine's error is the one to report
+      throw err;
+    });
+    return { capture, tab: ref, pixels_ticket: pendingPixels.hold(pixels), timings: { ...timings } };
   } catch (err) {
     throw mapApiError(err, tab.id);
   } finally {
-    await executeFunction({ target: { tabId: tab.id }, func: restoreFloating, args: [] }).catch(
-      () => undefined,
-    );
-    await executeFunction({ target: { tabId: tab.id }, func: restorePage, args: [] }).catch(() => undefined);
+    if (!restoring) await restore(tab.id);
   }
 }

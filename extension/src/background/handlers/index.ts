@@ -1,3 +1,4 @@
+import { pendingPixels } from '../deep-capture/pending-pixels.js';
 import { captureArea } from './capture-area.js';
 import { captureScreenshot } from './capture-screenshot.js';
 import { fetchResource } from './fetch-resource.js';
@@ -18,6 +19,7 @@ export const HANDLERS: { readonly [C in ExtensionCommand]: Handler<C> } = {
   capture_screenshot: captureScreenshot,
   capture_area: (params, ctx) =>
     params.staged !== undefined ? stagedArea(params.staged, ctx) : captureArea(params, ctx),
+  area_pixels: (params) => pendingPixels.take(params.ticket),
   fetch_resource: (params, ctx) =>
     params.staged !== undefined ? stagedResource(params, params.staged, ctx) : fetchResource(params),
 };

@@ -17,8 +17,11 @@ export interface DeepCaptureApi {
   ): Promise<AreaCapture>;
 }
 
-/** The toolbar's host element (extension/src/toolbar): our own UI, never part of a capture. */
-const TOOLBAR_TAG = 'x-ipe-uiux-toolbar';
+/**
+ * Our own elements in the page, never part of a capture: the toolbar's host (extension/src/toolbar)
+ * and the mask a screenshot band may show (background/deep-capture/page-functions.ts setMask).
+ */
+const OWN_TAGS = ['x-ipe-uiux-toolbar', 'x-ipe-uiux-mask'];
 
 const g = globalThis as { __xipeDeepCapture?: DeepCaptureApi };
 
@@ -28,7 +31,7 @@ g.__xipeDeepCapture ??= {
     const sheets = options?.sheets ?? {};
     return captureArea({
       rect,
-      ignoreTags: [TOOLBAR_TAG],
+      ignoreTags: OWN_TAGS,
       sheets: (href) => (Object.hasOwn(sheets, href) ? (sheets[href] ?? null) : null),
       reduce: options?.reduce !== false,
     });

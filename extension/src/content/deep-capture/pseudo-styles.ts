@@ -34,17 +34,24 @@ export function pseudoStyles(
   if (BLOCK_CONTAINER.test(cs.display)) {
     for (const pseudo of ['first-letter', 'first-line'] as const) {
       const pcs = getComputedStyle(el, `::${pseudo}`);
-      // Most blocks have no such rule: a few telling properties decide whether to look closer.
-      if (!FIRST_PSEUDO_TELLS.some((p) => pcs.getPropertyValue(p) !== cs.getPropertyValue(p))) continue;
-      const styles = reduceStyles({
-        names,
+      // Most blocks have no such rule. A few telling properties compared with the block say
+      // whether the line looks set apart; its font is then kept, as the text it starts uses it.
+      if (!SET_APART_TELLS.some((p) => pcs.getPropertyValue(p) !== cs.getPropertyValue(p))) continue;
+      fontUses.push({ family: pcs.fontFamily, weight: pcs.fontWeight, style: pcs.fontStyle });
+      // That alone is no sign of a rule: a block's own margin or background differs from its
+      // first line's too. Unstyled, the pseudo-element has the block's inherited values and
+      // initial values for the rest, which is what the reduction drops: only when something it
+      // can be styled with survives is every property reduced (the costly part).
+      const styled = reduceStyles({
+        names: FIRST_PSEUDO_PROPERTIES,
         own: own(pcs),
         parent: own(cs),
         initial,
-        box: { width: 0, height: 0 },
+        box: NO_BOX,
       });
+      if (Object.keys(styled).length === 0) continue;
+      const styles = reduceStyles({ names, own: own(pcs), parent: own(cs), initial, box: NO_BOX });
       if (Object.keys(styles).length > 0) out[pseudo] = styles;
-      fontUses.push({ family: pcs.fontFamily, weight: pcs.fontWeight, style: pcs.fontStyle });
     }
   }
   if (cs.display.includes('list-item')) {
@@ -60,7 +67,8 @@ export function pseudoStyles(
 
 /** Displays whose boxes have a first line and a first letter. */
 const BLOCK_CONTAINER = /^(block|inline-block|list-item|flow-root|table-cell|table-caption)\b|\blist-item\b/;
-const FIRST_PSEUDO_TELLS = [
+const NO_BOX = { width: 0, height: 0 };
+const SET_APART_TELLS = [
   'font-size',
   'font-family',
   'font-weight',
@@ -74,6 +82,34 @@ const FIRST_PSEUDO_TELLS = [
   'margin-top',
   'margin-left',
   'text-decoration-line',
+  'vertical-align',
+];
+/** What `::first-letter` and `::first-line` can be styled with (CSS Pseudo-Elements 4, §3.5, §3.6). */
+const FIRST_PSEUDO_PROPERTIES = [
+  'font-size',
+  'font-family',
+  'font-weight',
+  'font-style',
+  'font-variant-caps',
+  'color',
+  'opacity',
+  'float',
+  'line-height',
+  'letter-spacing',
+  'word-spacing',
+  'text-transform',
+  'text-shadow',
+  'background-color',
+  'background-image',
+  'margin-top',
+  'margin-left',
+  'padding-top',
+  'padding-left',
+  'border-top-style',
+  'border-left-style',
+  'box-shadow',
+  'text-decoration-line',
+  'text-decoration-style',
   'vertical-align',
 ];
 
