@@ -103,10 +103,11 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first, 
     if (bare !== null) {
       const cpu = cpuByRole([b.browser.process().pid, process.pid], {
         [mcp.pid]: 'MCP server',
+        [bare.mcpPid]: 'MCP server',
         [process.pid]: 'agent (bench)',
       });
       const ours = () => call(mcp.client, 'inject_script', { file_path: files[0], ...target });
-      cpuSplit = await cpuPerCall(cpu, { ours, floor: bare.contenders.floor_execute_stdio }, N(400, 40));
+      cpuSplit = await cpuPerCall(cpu, { ours, floor: bare.contenders.floor_execute_mcp }, N(400, 40));
     }
   } finally {
     raw.close();
@@ -183,14 +184,15 @@ function pushFloorEntries(entries, samples, cpuSplit, oursEntry) {
   entries.push({
     ...withBaseline(
       { ...oursEntry, name: 'inject_script_24k_vs_floor', ...split },
-      'floor: bare stdio relay + host + worker, one userScripts.execute',
-      samples.floor_execute_stdio,
+      'floor: SDK MCP server + bare host + worker, one userScripts.execute',
+      samples.floor_execute_mcp,
     ),
     target: 'information',
   });
   for (const [key, label] of [
-    ['floor_execute', 'floor without the stdio relay'],
-    ['floor_execute_stdio', 'floor with the stdio relay'],
+    ['floor_execute', 'floor: host + worker'],
+    ['floor_execute_stdio', 'floor behind a bare stdio relay'],
+    ['floor_execute_mcp', "floor behind the MCP SDK's server and client"],
   ]) {
     const floorEntry = entry(key, 'ms', samples[key], { label });
     entries.push({

@@ -39,7 +39,7 @@ function role(pid, names) {
   if (names.has(pid)) return names.get(pid);
   const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
   if (cmd.includes('floor/relay.js')) return 'floor relay';
-  if (cmd.includes('floor/host.js')) return 'floor host';
+  if (cmd.includes('floor/host.js')) return 'host';
   if (cmd.includes('--type=renderer'))
     return cmd.includes('--extension-process') ? 'extension renderer' : 'page renderer';
   const type = /--type=(\S+)/.exec(cmd);

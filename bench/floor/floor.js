@@ -6,6 +6,8 @@
 // - `execute`: the same, plus one userScripts.execute of the script in the page's MAIN world.
 // - `execute_stdio`: the same again behind a bare stdio relay (relay.js), the hop from an agent to
 //   any stdio MCP server.
+// - `execute_mcp`: the same behind the MCP SDK's own stdio server with one relaying tool
+//   (mcp-relay.js), called with the SDK's client: what the protocol adds on both sides.
 //
 // Nothing here is committed as a key or a build: the extension's key is made per run.
 import { spawn } from 'node:child_process';
@@ -14,6 +16,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HOST_NAME = 'com.xipe.bench_floor';
@@ -108,7 +112,8 @@ async function connectWhenListening(socketPath, timeoutMs = 20_000) {
 }
 
 /**
- * Connects to the floor host (directly and through a stdio relay) and returns the three contenders
+ * Connects to the floor host (directly, through a stdio relay and through an MCP server) and
+ * returns the four contenders
  * for `inTurns`, each running `code` in the tab at `pageUrl`. The script goes in full on a
  * channel's first call and by its hash after, as ours does.
  */
@@ -132,14 +137,30 @@ export async function floorContenders(socketPath, pageUrl, code) {
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const viaRelay = lineChannel((line) => relay.stdin.write(line), relay.stdout);
+  const mcp = new Client({ name: 'bench-floor', version: '1.0.0' });
+  const mcpTransport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(HERE, 'mcp-relay.js')],
+    env: { ...process.env, XIPE_BENCH_FLOOR_SOCKET: socketPath },
+    stderr: 'ignore',
+  });
+  await mcp.connect(mcpTransport);
+  const viaMcp = (msg) =>
+    mcp.callTool({ name: 'inject', arguments: msg }).then((res) => {
+      if (res.structuredContent.error !== null) throw new Error(`floor: ${res.structuredContent.error}`);
+      return res.structuredContent.returnValue;
+    });
   return {
     contenders: {
       floor_echo: () => direct({ op: 'echo' }),
       floor_execute: execute(direct),
       floor_execute_stdio: execute(viaRelay),
+      floor_execute_mcp: execute(viaMcp),
     },
+    mcpPid: mcpTransport.pid,
     close() {
       relay.kill();
+      void mcp.close();
       socket.destroy();
     },
   };
