@@ -190,7 +190,15 @@ export const FullPageBandRequest = msg('full_page_band', {
       code: z.number().check(z.int(), z.minimum(0), z.maximum(255)),
     }),
   ),
+  /**
+   * With a marker: the band's index in the plan. The worker then answers as soon as the frame is
+   * taken, and checks the marker behind while the page scrolls on; `full_page_settle` lists the
+   * steps to take again.
+   */
+  step: z.optional(z.number().check(z.int(), z.minimum(0))),
 });
+/** Waits for the bands checked behind their answers; lists the steps whose capture was stale. */
+export const FullPageSettleRequest = msg('full_page_settle', { job: shortText(64) });
 export const FullPageEndRequest = msg('full_page_end', {
   job: shortText(64),
   /** Absent: the job is abandoned (the user cancelled or a band failed). */
@@ -234,6 +242,7 @@ export const ToolbarRequest = z.discriminatedUnion('type', [
   GetCropRequest,
   FullPageBeginRequest,
   FullPageBandRequest,
+  FullPageSettleRequest,
   FullPageEndRequest,
   SampleRequest,
   RestFrameRequest,
@@ -288,6 +297,8 @@ export const TOOLBAR_RESULTS = {
   'xipe-toolbar:full_page_begin': z.object({ job: z.string() }),
   /** `stale`: the capture did not show the band's marker (an older frame); nothing was stitched. */
   'xipe-toolbar:full_page_band': z.object({ done: z.number(), stale: z.boolean() }),
+  /** Steps (as sent with their bands) whose capture did not show their marker, in order. */
+  'xipe-toolbar:full_page_settle': z.object({ stale: z.array(z.number()) }),
   'xipe-toolbar:full_page_end': z.nullable(CollectedElement),
   /** A PNG of the rectangle's device pixels; null when none of it is visible. */
   'xipe-toolbar:sample': z.nullable(

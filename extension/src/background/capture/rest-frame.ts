@@ -1,7 +1,7 @@
 import type { CssRect, ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
 import { cropToImage } from '../../geometry/crop-math.js';
 import { browser } from '../../platform/browser.js';
-import { captureQuota, pngBase64 } from './capture.js';
+import { captureQuota, thumbnailPng } from './capture.js';
 
 /**
  * The frame behind the instant preview: while the pointer rests on an element in pick mode, the
@@ -11,9 +11,6 @@ import { captureQuota, pngBase64 } from './capture.js';
  * capture runs; the exact crop then replaces it. One frame for the worker, until another replaces
  * it or its tab closes.
  */
-
-/** Longest side of a preview thumbnail (device px): the panel shows 44×34 CSS px. */
-const THUMB_MAX = 96;
 
 interface Frame {
   id: string;
@@ -55,15 +52,7 @@ export class RestFrames {
     if (!bitmap || this.frame !== frame) return null;
     const px = cropToImage(rect, frame.viewport, bitmap);
     if (!px) return null;
-    const scale = Math.min(1, THUMB_MAX / Math.max(px.sw, px.sh));
-    const canvas = new OffscreenCanvas(
-      Math.max(1, Math.round(px.sw * scale)),
-      Math.max(1, Math.round(px.sh * scale)),
-    );
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return null;
-    ctx.drawImage(bitmap, px.sx, px.sy, px.sw, px.sh, 0, 0, canvas.width, canvas.height);
-    return `data:image/png;base64,${await pngBase64(canvas)}`;
+    return `data:image/png;base64,${await thumbnailPng(bitmap, px)}`;
   }
 
   /** Forgets the frame (of `tabId` only, when given). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ReferenceData } from '../../../../shared/src/reference-data.js';
 import type { ElementDraft } from '../../../../shared/src/toolbar-messages.js';
-import { CollectionStore, cropKey, type StoredCrop } from './collection-store.js';
+import { CollectionStore, cropKey, type StoredCrop, thumbKey } from './collection-store.js';
 import { buildReferenceData, pickedTypography } from './reference-builder.js';
 import { MemoryStorage, PNG_1x1 } from './store-test-kit.js';
 
@@ -91,6 +91,24 @@ describe('CollectionStore', () => {
       Array.from({ length: 20 }, (_, i) => store.addElement(1, draft({ selector: `#e${i}` }), null)),
     );
     expect((await store.get(1, URL)).elements).toHaveLength(20);
+  });
+
+  it("keeps a stitched shot's thumbnail apart from the shot, for the panel, and removes both with the item", async () => {
+    const { storage, store } = setup();
+    const shot = await store.addElement(3, draft({ kind: 'full_page' }), {
+      png: PNG_1x1,
+      width: 1,
+      height: 1,
+      thumb: 'THUMB',
+    });
+    const plain = await store.addElement(3, draft(), { png: PNG_1x1, width: 1, height: 1 });
+    expect(await store.thumb(shot.key)).toBe('THUMB');
+    expect(await store.crop(shot.key)).toEqual({ png: PNG_1x1, width: 1, height: 1 });
+    expect(JSON.stringify(storage.data.get(cropKey(shot.key)))).not.toContain('THUMB');
+    expect(await store.thumb(plain.key)).toBeNull();
+    await store.remove(3, shot.key);
+    expect(storage.data.has(thumbKey(shot.key))).toBe(false);
+    expect(storage.data.has(cropKey(shot.key))).toBe(false);
   });
 
   it('updates notes and roles, removes items with their crop, clears after save', async () => {

@@ -34,6 +34,7 @@ const COLLECTION_PREFIX = 'xipe-toolbar:collection:';
 const CROP_PREFIX = 'xipe-toolbar:crop:';
 const DEEP_PREFIX = 'xipe-toolbar:deep:';
 const DEEP_FILES_PREFIX = 'xipe-toolbar:deep-files:';
+const THUMB_PREFIX = 'xipe-toolbar:thumb:';
 const PANEL_SPOT_KEY = 'xipe-toolbar:panel-spot';
 
 export const collectionKey = (tabId: number): string => `${COLLECTION_PREFIX}${tabId}`;
@@ -42,8 +43,10 @@ export const cropKey = (key: string): string => `${CROP_PREFIX}${key}`;
 export const deepKey = (key: string): string => `${DEEP_PREFIX}${key}`;
 /** The fonts and images fetched for it, by URL. */
 export const deepFilesKey = (key: string): string => `${DEEP_FILES_PREFIX}${key}`;
+/** A stitched shot's thumbnail (StoredCrop.thumb), kept apart so the panel never reads the shot. */
+export const thumbKey = (key: string): string => `${THUMB_PREFIX}${key}`;
 /** Everything stored under an item's own keys besides the collection. */
-const itemKeys = (key: string): string[] => [cropKey(key), deepKey(key), deepFilesKey(key)];
+const itemKeys = (key: string): string[] => [cropKey(key), deepKey(key), deepFilesKey(key), thumbKey(key)];
 
 export function emptyCollection(pageUrl: string, now: Date): Collection {
   return { source_url: pageUrl, started_at: now.toISOString(), elements: [], colors: [], typography: {} };
@@ -128,7 +131,13 @@ export class CollectionStore {
       };
       const next = { ...c, elements: [...c.elements, item] };
       // One write for the crop and the item that names it: one round trip, and never one without the other.
-      await this.storage.set({ ...(crop ? { [cropKey(key)]: crop } : {}), [collectionKey(tabId)]: next });
+      const images = crop
+        ? {
+            [cropKey(key)]: { png: crop.png, width: crop.width, height: crop.height },
+            ...(crop.thumb ? { [thumbKey(key)]: crop.thumb } : {}),
+          }
+        : {};
+      await this.storage.set({ ...images, [collectionKey(tabId)]: next });
       return item;
     });
   }
@@ -208,6 +217,12 @@ export class CollectionStore {
       await this.storage.remove(itemKeys(key));
       return next;
     });
+  }
+
+  /** The item's thumbnail (PNG base64), when it has one of its own (a stitched shot). */
+  async thumb(key: string): Promise<string | null> {
+    const raw = (await this.storage.get([thumbKey(key)]))[thumbKey(key)];
+    return typeof raw === 'string' ? raw : null;
   }
 
   async crop(key: string): Promise<StoredCrop | null> {

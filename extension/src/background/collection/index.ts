@@ -5,8 +5,9 @@
  * host-link.ts). The pixels come from background/capture/, which capture_screenshot shares.
  */
 import { browser, type Runtime } from '../../platform/browser.js';
-import { captureCrop, StitchJobs } from '../capture/capture.js';
+import { captureCrop } from '../capture/capture.js';
 import { RestFrames } from '../capture/rest-frame.js';
+import { StitchJobs } from '../capture/stitch-jobs.js';
 import { StagedCaptures } from '../deep-capture/staged.js';
 import { CollectionStore, type KeyValueStorage } from './collection-store.js';
 import type { HostLink } from './host-link.js';
@@ -44,8 +45,9 @@ export function registerToolbar(link: HostLink): { staged: StagedCaptures } {
     capture: {
       crop: captureCrop,
       begin: (tabId, width, height, left) => jobs.begin(tabId, width, height, left),
-      band: (tabId, job, band, viewport, windowId, marker) =>
-        jobs.band(tabId, job, band, viewport, windowId, marker),
+      band: (tabId, job, band, viewport, windowId, marker, step) =>
+        jobs.band(tabId, job, band, viewport, windowId, marker, step),
+      settle: (tabId, job) => jobs.settle(tabId, job),
       end: (tabId, job) => jobs.end(tabId, job),
       abandon: (tabId, job) => jobs.abandon(tabId, job),
       rest: (tabId, windowId, viewport) => restFrames.take(tabId, windowId, viewport),

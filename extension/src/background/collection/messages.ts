@@ -64,7 +64,9 @@ export interface ToolbarDeps {
       viewport: { width: number; height: number; dpr: number },
       windowId?: number,
       marker?: { y: number; code: number },
+      step?: number,
     ): Promise<{ done: number; stale: boolean }>;
+    settle(tabId: number, job: string): Promise<number[]>;
     end(tabId: number, job: string): Promise<StoredCrop | null>;
     abandon(tabId: number, job: string): void;
   };
@@ -215,6 +217,9 @@ export function createToolbarHandler(deps: ToolbarDeps) {
       case 'xipe-toolbar:remove_item':
         return deps.store.remove(tabId, req.key);
       case 'xipe-toolbar:get_crop': {
+        // For the panel's thumbnail: a stitched shot has a small one of its own.
+        const thumb = await deps.store.thumb(req.key);
+        if (thumb) return { data_url: `data:image/png;base64,${thumb}` };
         const crop = await deps.store.crop(req.key);
         return { data_url: crop ? `data:image/png;base64,${crop.png}` : null };
       }
@@ -228,7 +233,10 @@ export function createToolbarHandler(deps: ToolbarDeps) {
           req.viewport,
           windowId,
           req.marker,
+          req.step,
         );
+      case 'xipe-toolbar:full_page_settle':
+        return { stale: await deps.capture.settle(tabId, req.job) };
       case 'xipe-toolbar:full_page_end': {
         if (!req.draft) {
           deps.capture.abandon(tabId, req.job);

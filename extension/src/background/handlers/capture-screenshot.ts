@@ -7,8 +7,9 @@ import { invalidInput, makeIssue, XipeError } from '../../../../shared/src/index
 import { cropToImage } from '../../geometry/crop-math.js';
 import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
 import { browser, executeFunction } from '../../platform/browser.js';
-import { captureQuota, captureTab, pngBase64, StitchJobs } from '../capture/capture.js';
+import { captureQuota, captureTab, pngBase64 } from '../capture/capture.js';
 import { withQuotaRetry } from '../capture/capture-quota.js';
+import { StitchJobs } from '../capture/stitch-jobs.js';
 import { mapApiError } from '../injection/run-injection.js';
 import {
   type ElementProbe,

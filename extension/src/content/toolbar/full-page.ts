@@ -3,7 +3,7 @@ import { MARKER_HEIGHT } from '../../geometry/band-marker.js';
 import { alignStep, planFullPage, type StitchStep } from '../../geometry/stitch-plan.js';
 import type { CaptureVeil } from './capture-veil.js';
 import { domRect } from './dom.js';
-import { afterPaint, viewportInfo } from './dom-inspect.js';
+import { viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
 import { InlineStyles } from './inline-styles.js';
 import { floatingLayers, hideLayers, settled } from './page-layers.js';
@@ -32,8 +32,10 @@ export interface StitchTarget {
  * scroll, capture (the worker crops and stitches), next. A full page starts from the top with the
  * page's scroll handlers and their transitions settled, so a navbar that changes on scroll shows
  * as it does at the top. Every band is captured with a marker painted in the same frame as its
- * scroll (geometry/band-marker.ts); a capture without it is an older frame and is taken again, so
- * no band ever shows another scroll position or the toolbar. Fixed and sticky layers are hidden
+ * scroll (geometry/band-marker.ts). The worker answers a band once its frame is taken and checks
+ * the marker behind, while the page scrolls on (capture/stitch-jobs.ts); a capture without it
+ * showed another frame (an older one, or a later one), and once all are checked those bands are
+ * taken again, so no band ever shows another scroll position or the toolbar. Fixed and sticky layers are hidden
  * after the first band of a full page (a fixed header appears once, where it belongs), and from
  * the start for an element (it shows the element, not what floats over it). Paced by the worker's
  * capture quota (2/s); the scroll position and every inline style are put back, whatever happens.
@@ -47,6 +49,8 @@ export async function captureFullPage(
   const saved = { x: window.scrollX, y: window.scrollY };
   const styles = new InlineStyles();
   styles.set(de, 'scroll-behavior', 'auto');
+  /** The fixed and sticky layers of a full page, hidden after its first band. */
+  const layers = new InlineStyles();
   let job: string | null = null;
   let finished = false;
   let recaptured = 0;
@@ -79,7 +83,7 @@ export async function captureFullPage(
       },
       { markerHeight: MARKER_HEIGHT, region },
     );
-    job = (
+    const jobId = (
       await send({
         type: 'xipe-toolbar:full_page_begin',
         width: plan.width,
@@ -88,21 +92,51 @@ export async function captureFullPage(
         left,
       })
     ).job;
+    job = jobId;
     // Consecutive bands get different codes, so a frame of the band before never passes.
     const firstCode = Math.floor(Math.random() * 256);
-    for (const [i, step] of plan.steps.entries()) {
+    const total = plan.steps.length;
+    const note = plan.capped ? `(cut at ${plan.height}px)` : '';
+    const shoot = async (i: number, step: StitchStep) => {
       if (opts.signal.aborted) throw new Error('Full-page capture cancelled.');
-      opts.progress(i, plan.steps.length, plan.capped ? `(cut at ${plan.height}px)` : '');
       window.scrollTo({ left: 0, top: step.scrollY, behavior: 'instant' });
-      if (i === 1 && !target) hideLayers(floatingLayers(), styles);
-      recaptured += await captureBand(job, step, plan.top, (firstCode + i) & 0xff, vp, opts);
+      if (!target && i === 0 && layers.size > 0) {
+        // The first band again: with the fixed layers, as they show at the top.
+        layers.restore();
+        await settled(opts.signal);
+      } else if (!target && i > 0 && layers.size === 0) hideLayers(floatingLayers(), layers);
+      await captureBand(jobId, step, i, plan.top, (firstCode + i) & 0xff, vp, opts);
       opts.veil.lift();
+    };
+    for (const [i, step] of plan.steps.entries()) {
+      opts.progress(i, total, note);
+      await shoot(i, step);
     }
-    opts.progress(plan.steps.length, plan.steps.length, 'encoding…');
+    // The worker checks each band's marker behind its answer: the bands it found stale are
+    // taken again (at most MAX_STALE_CAPTURES captures of a band in all).
+    const tries = plan.steps.map(() => 1);
+    for (;;) {
+      opts.progress(total, total, 'checking…');
+      const { stale } = await send({ type: 'xipe-toolbar:full_page_settle', job: jobId });
+      if (stale.length === 0) break;
+      for (const i of stale) {
+        const step = plan.steps[i];
+        const tried = (tries[i] ?? MAX_STALE_CAPTURES) + 1;
+        if (!step || tried > MAX_STALE_CAPTURES || opts.signal.aborted)
+          throw new Error(
+            'The page did not finish painting while the full page was captured (the browser kept showing an older frame). Try again.',
+          );
+        tries[i] = tried;
+        recaptured += 1;
+        opts.progress(total, total, `taking band ${i + 1} again…`);
+        await shoot(i, step);
+      }
+    }
+    opts.progress(total, total, 'encoding…');
     const capped = plan.capped ? { capped_at: plan.height } : {};
     const item = await send({
       type: 'xipe-toolbar:full_page_end',
-      job,
+      job: jobId,
       draft: draft
         ? { ...draft, ...capped }
         : {
@@ -119,6 +153,7 @@ export async function captureFullPage(
     return { item, recaptured };
   } finally {
     opts.veil.lift();
+    layers.restore();
     styles.restore();
     window.scrollTo({ left: saved.x, top: saved.y, behavior: 'instant' });
     if (!finished && job !== null)
@@ -127,37 +162,32 @@ export async function captureFullPage(
 }
 
 /**
- * Paints one band's marker with the toolbar hidden and captures until the capture shows it;
- * returns how many captures were older frames.
+ * Paints one band's marker with the toolbar hidden and has the worker capture it. The worker
+ * answers once the frame is taken and checks the marker behind (`full_page_settle` lists the bands
+ * whose capture showed another frame).
  */
 async function captureBand(
   job: string,
   step: StitchStep,
+  index: number,
   top: number,
   code: number,
   viewport: ReturnType<typeof viewportInfo>,
   opts: FullPageOptions,
-): Promise<number> {
+): Promise<void> {
   const marker = step.markerY === null ? null : { y: step.markerY, code };
   await opts.veil.lower(null, { marker });
-  for (let attempt = 1; ; attempt += 1) {
-    const band = alignStep(step, scrollTop(), document.documentElement.clientHeight, MARKER_HEIGHT, top);
-    if (!band)
-      throw new Error('The page would not scroll to where the next band is; the full-page shot was stopped.');
-    const r = await send({
-      type: 'xipe-toolbar:full_page_band',
-      job,
-      src_y: band.srcY,
-      height: band.height,
-      dest_y: band.destY,
-      viewport,
-      ...(marker ? { marker } : {}),
-    });
-    if (!r.stale) return attempt - 1;
-    if (attempt >= MAX_STALE_CAPTURES || opts.signal.aborted)
-      throw new Error(
-        'The page did not finish painting while the full page was captured (the browser kept showing an older frame). Try again.',
-      );
-    await afterPaint();
-  }
+  const band = alignStep(step, scrollTop(), document.documentElement.clientHeight, MARKER_HEIGHT, top);
+  if (!band)
+    throw new Error('The page would not scroll to where the next band is; the full-page shot was stopped.');
+  // Without a marker (a viewport too short for one) the worker stitches what it captures.
+  await send({
+    type: 'xipe-toolbar:full_page_band',
+    job,
+    src_y: band.srcY,
+    height: band.height,
+    dest_y: band.destY,
+    viewport,
+    ...(marker ? { marker, step: index } : {}),
+  });
 }
