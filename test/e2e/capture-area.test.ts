@@ -122,8 +122,15 @@ describe('capture_area', () => {
       if (rect === undefined || rect === null) throw new Error('no area');
       const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
       expect(rendered.refused).toEqual([]);
-      const { share } = await comparePngs(scratch, shot, rendered.screenshot, FIDELITY_TOLERANCE);
-      expect(share).toBeGreaterThanOrEqual(0.97);
+      const { share, sizes, diff } = await comparePngs(
+        scratch,
+        shot,
+        rendered.screenshot,
+        FIDELITY_TOLERANCE,
+      );
+      const report =
+        share < 0.97 ? failureReport('pricing', { crop: shot, clone: rendered.screenshot, diff }, sizes) : '';
+      expect(share, report).toBeGreaterThanOrEqual(0.97);
       // The sticky header was not over the area: the crop is the section itself.
       const cropTop = await comparePngs(scratch, shot, rendered.screenshot, 0);
       expect(cropTop.share).toBeGreaterThan(0.9);
@@ -205,8 +212,15 @@ describe('capture_area', () => {
       expect(unobstructed.share).toBeGreaterThanOrEqual(0.99);
       const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
       expect(rendered.refused).toEqual([]);
-      const { share } = await comparePngs(scratch, shot, rendered.screenshot, FIDELITY_TOLERANCE);
-      expect(share).toBeGreaterThanOrEqual(0.97);
+      const { share, sizes, diff } = await comparePngs(
+        scratch,
+        shot,
+        rendered.screenshot,
+        FIDELITY_TOLERANCE,
+      );
+      const report =
+        share < 0.97 ? failureReport('rect', { crop: shot, clone: rendered.screenshot, diff }, sizes) : '';
+      expect(share, report).toBeGreaterThanOrEqual(0.97);
       const again = await mcp.call('capture_area', { ...args, instruction: 'second take' });
       expect(again.isError, JSON.stringify(again.body)).toBe(false);
       const areas = readReferenced().areas.map((a) => [a.area_id, a.instruction]);

@@ -6,6 +6,7 @@ import type { SaveAreaResult } from '../../../shared/src/commands/save-area.js';
 import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
 import { XipeError } from '../../../shared/src/errors.js';
 import { testCapture, testNode } from '../../../test/helpers/captures.js';
+import { makePng } from '../../../test/helpers/store-fixtures.js';
 import { bridgeContext } from '../../test-support/fakes.js';
 import { saveAreaHandler } from './save-area.js';
 
@@ -18,18 +19,9 @@ import { saveAreaHandler } from './save-area.js';
 const IDEA = '018. Feature-UIUX Reference';
 const TAB = { id: 5, url: 'https://site.test/page', title: 'Page' };
 
-function png(width: number, height: number): Buffer {
-  const b = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'latin1');
-  b.writeUInt32BE(width, 16);
-  b.writeUInt32BE(height, 20);
-  return b;
-}
 const FONT = Buffer.concat([Buffer.from('wOF2'), Buffer.alloc(60, 7)]);
-const CUT = png(2, 2);
-const SHOT = png(200, 100);
+const CUT = makePng(2, 2, 7);
+const SHOT = makePng(200, 100, 9);
 
 function capture(): AreaCapture {
   return testCapture(
@@ -74,7 +66,7 @@ const refs = () => path.join(ws, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references')
 
 function save() {
   const served: Record<string, Buffer> = {
-    'https://cdn.test/a.png': png(3, 3),
+    'https://cdn.test/a.png': makePng(3, 3, 3),
     'https://cdn.test/f.woff2': FONT,
   };
   const ctx = bridgeContext({

@@ -10,9 +10,10 @@ import { setMask } from './page-functions.js';
  * The area's pixels: one capture when it fits the viewport, else bands scrolled one viewport at a
  * time, drawn into one canvas at the capture's device scale. A band that needs less than half the
  * viewport (a small area, the last sliver of a tall one) is shot with the rest masked: Chrome's PNG
- * encoding of the capture, most of its time, then takes a fraction as long. Then the pixels the DOM could not give — canvases it could not read,
- * frames, closed shadow roots — are cut from it into their nodes, on whole device pixels around
- * each box (the clone shifts them back by the sub-pixel offset).
+ * encoding of the capture, most of its time, then takes a fraction as long. Then the pixels the DOM
+ * could not give — canvases it could not read, frames, closed shadow roots — are cut from it for
+ * their nodes, on whole device pixels around each box (the clone shifts them back by the sub-pixel
+ * offset).
  */
 
 export interface PageRect {
@@ -39,10 +40,60 @@ export interface AreaPixels {
   scale: number;
 }
 
+/** A band's part of the area in the viewport, for a page scrolled as `m` says. */
+function bandHole(rect: PageRect, from: number, m: PageMetrics): PageRect {
+  const top = Math.max(from, m.scrollY);
+  const end = Math.min(rect.y + rect.height, m.scrollY + m.viewportHeight);
+  return { x: rect.x - m.scrollX, y: top - m.scrollY, width: rect.width, height: end - top };
+}
+
+/** The mask for a band: none when the band needs half the viewport or more. */
+function maskFor(hole: PageRect, m: PageMetrics): PageRect[] {
+  if (hole.height <= 0 || hole.width * hole.height >= (m.viewportWidth * m.viewportHeight) / 2) return [];
+  return maskAround(hole, { width: m.viewportWidth, height: m.viewportHeight }, m.dpr);
+}
+
+const sameBoxes = (a: PageRect[], b: PageRect[]): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The canvas the bands are drawn into, made at the first band's device scale. */
+class BandCanvas {
+  canvas: OffscreenCanvas | null = null;
+  private ctx: OffscreenCanvasRenderingContext2D | null = null;
+  scale = 1;
+
+  constructor(private readonly rect: PageRect) {}
+
+  async draw(url: string, m: PageMetrics, hole: PageRect, lap: () => void): Promise<void> {
+    const bitmap = await decodePng(url);
+    lap();
+    try {
+      if (this.canvas === null || this.ctx === null) {
+        this.scale = bitmap.width / m.viewportWidth;
+        this.canvas = new OffscreenCanvas(
+          Math.ceil(this.rect.width * this.scale),
+          Math.ceil(this.rect.height * this.scale),
+        );
+        this.ctx = this.canvas.getContext('2d', { alpha: false });
+        if (this.ctx === null) throw new Error('OffscreenCanvas 2D context unavailable');
+        this.ctx.imageSmoothingEnabled = false;
+      }
+      const src = cropToImage(hole, { width: m.viewportWidth, height: m.viewportHeight }, bitmap);
+      if (src === null) return;
+      const destY = Math.round((hole.y + m.scrollY - this.rect.y) * this.scale);
+      this.ctx.drawImage(bitmap, src.sx, src.sy, src.sw, src.sh, 0, destY, src.sw, src.sh);
+    } finally {
+      bitmap.close();
+    }
+  }
+}
+
 /**
  * Captures `rect` starting from the page as it is now (`at`), banding down when it is taller
- * (the caller has already made fixed and sticky bars transparent then). `lap` times each band's
- * steps for the host's log: a third band waits for Chrome's two-captures-a-second quota.
+ * (the caller has already made fixed and sticky bars transparent then). A band is decoded and
+ * drawn while the next one is placed, and its mask (if it takes one) is set as the page scrolls to
+ * it, where the scroll will land; a mask only speeds the capture up, it never covers the band, and
+ * is set again if the page landed elsewhere. `lap` times each band's steps for the host's log: a
+ * third band waits for Chrome's two-captures-a-second quota.
  */
 export async function shootArea(
   tabId: number,
@@ -50,60 +101,49 @@ export async function shootArea(
   at: PageMetrics,
   lap: (n: string) => void = () => {},
 ): Promise<AreaPixels> {
-  let canvas: OffscreenCanvas | null = null;
-  let ctx: OffscreenCanvasRenderingContext2D | null = null;
-  let scale = 1;
+  const out = new BandCanvas(rect);
+  let drawn = Promise.resolve();
   let drawnTo = rect.y;
   let metrics = at;
-  const bottom = rect.y + rect.height;
-  let masked = false;
-  for (let band = 0; drawnTo < bottom - 0.01; band++) {
-    if (band > 0) metrics = await measure(tabId, drawnTo);
-    const viewport = { width: metrics.viewportWidth, height: metrics.viewportHeight };
-    const top = Math.max(drawnTo, metrics.scrollY);
-    const end = Math.min(bottom, metrics.scrollY + metrics.viewportHeight);
-    if (end <= top)
-      throw new Error(`The page would not scroll to ${Math.round(drawnTo)}px for the area's next band`);
-    // This band's part of the area, viewport CSS px.
-    const hole = {
-      x: rect.x - metrics.scrollX,
-      y: top - metrics.scrollY,
-      width: rect.width,
-      height: end - top,
-    };
-    const boxes =
-      hole.width * hole.height < (viewport.width * viewport.height) / 2
-        ? maskAround(hole, viewport, metrics.dpr)
-        : [];
-    if (boxes.length > 0 || masked) {
-      await executeFunction({ target: { tabId }, func: setMask, args: [boxes] });
-      masked = boxes.length > 0;
-    }
-    lap(`band${band}_placed`);
-    const url = await captureDataUrl(tabId);
-    lap(`band${band}_captured`);
-    const bitmap = await decodePng(url);
-    lap(`band${band}_decoded`);
-    try {
-      scale = bitmap.width / metrics.viewportWidth;
-      if (canvas === null || ctx === null) {
-        canvas = new OffscreenCanvas(Math.ceil(rect.width * scale), Math.ceil(rect.height * scale));
-        ctx = canvas.getContext('2d', { alpha: false });
-        if (ctx === null) throw new Error('OffscreenCanvas 2D context unavailable');
-        ctx.imageSmoothingEnabled = false;
+  let mask: PageRect[] = [];
+  const setMaskTo = async (boxes: PageRect[], paint: boolean) => {
+    if (sameBoxes(boxes, mask)) return;
+    mask = boxes;
+    await executeFunction({ target: { tabId }, func: setMask, args: [boxes, paint] });
+  };
+  try {
+    await shootBands();
+  } catch (err) {
+    drawn.catch(() => undefined); // the band that failed is the error to report
+    throw err;
+  }
+  await drawn;
+  if (out.canvas === null) throw new Error('The area has no height');
+  return { canvas: out.canvas, scale: out.scale };
+
+  async function shootBands(): Promise<void> {
+    for (let band = 0; drawnTo < rect.y + rect.height - 0.01; band++) {
+      if (band > 0) {
+        const maxScroll = Math.max(0, metrics.scrollHeight - metrics.clientHeight);
+        const landing = { ...metrics, scrollX: 0, scrollY: Math.min(drawnTo, maxScroll) };
+        // Sent before the scroll, whose two frames then paint it too.
+        const early = setMaskTo(maskFor(bandHole(rect, drawnTo, landing), landing), false);
+        metrics = await measure(tabId, drawnTo);
+        await early;
       }
-      const src = cropToImage(hole, viewport, bitmap);
-      if (src !== null) {
-        const destY = Math.round((top - rect.y) * scale);
-        ctx.drawImage(bitmap, src.sx, src.sy, src.sw, src.sh, 0, destY, src.sw, src.sh);
-      }
-      drawnTo = end;
-    } finally {
-      bitmap.close();
+      const hole = bandHole(rect, drawnTo, metrics);
+      if (hole.height <= 0)
+        throw new Error(`The page would not scroll to ${Math.round(drawnTo)}px for the area's next band`);
+      await setMaskTo(maskFor(hole, metrics), true);
+      lap(`band${band}_placed`);
+      const url = await captureDataUrl(tabId);
+      lap(`band${band}_captured`);
+      const m = metrics;
+      const name = `band${band}_decoded`;
+      drawn = drawn.then(() => out.draw(url, m, hole, () => lap(name)));
+      drawnTo = hole.y + m.scrollY + hole.height;
     }
   }
-  if (canvas === null) throw new Error('The area has no height');
-  return { canvas, scale };
 }
 
 /**

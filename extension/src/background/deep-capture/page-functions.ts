@@ -125,11 +125,12 @@ export function restoreFloating(): boolean {
  * Covers the viewport but `boxes`' hole (viewport CSS px, crop-math.ts maskAround) with one flat
  * colour for the moment of a capture that needs little of the viewport: Chrome encodes such an
  * image several times faster. The boxes sit in a closed shadow root of one element the engine
- * never reads (MASK_TAG, ignored like the toolbar); an empty list removes it. Resolves once the
- * mask is painted.
+ * never reads (ignored like the toolbar); an empty list removes it. With `paint`, resolves once
+ * the mask is painted.
  */
 export async function setMask(
   boxes: { x: number; y: number; width: number; height: number }[],
+  paint = true,
 ): Promise<void> {
   const TAG = 'x-ipe-uiux-mask';
   const KEY = '__xipeAreaMask';
@@ -160,6 +161,7 @@ export async function setMask(
     }),
   );
   if (!mask.host.isConnected) document.documentElement.append(mask.host);
+  if (!paint) return;
   await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
 }
 
