@@ -51,6 +51,7 @@ export async function captureFullPage(
   styles.set(de, 'scroll-behavior', 'auto');
   /** The fixed and sticky layers of a full page, hidden after its first band. */
   const layers = new InlineStyles();
+  let layersHidden = false;
   let job: string | null = null;
   let finished = false;
   let recaptured = 0;
@@ -100,11 +101,15 @@ export async function captureFullPage(
     const shoot = async (i: number, step: StitchStep) => {
       if (opts.signal.aborted) throw new Error('Full-page capture cancelled.');
       window.scrollTo({ left: 0, top: step.scrollY, behavior: 'instant' });
-      if (!target && i === 0 && layers.size > 0) {
+      if (!target && i === 0 && layersHidden) {
         // The first band again: with the fixed layers, as they show at the top.
         layers.restore();
+        layersHidden = false;
         await settled(opts.signal);
-      } else if (!target && i > 0 && layers.size === 0) hideLayers(floatingLayers(), layers);
+      } else if (!target && i > 0 && !layersHidden) {
+        hideLayers(floatingLayers(), layers);
+        layersHidden = true;
+      }
       await captureBand(jobId, step, i, plan.top, (firstCode + i) & 0xff, vp, opts);
       opts.veil.lift();
     };
