@@ -34,8 +34,11 @@ const only = process.argv
 const entries = [];
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
+/** Whether `--only` (a list of name prefixes) lets the section `name` run. */
+const selected = (name) => only === undefined || only.some((o) => name.startsWith(o));
+
 async function section(name, fn) {
-  if (only && !only.some((o) => name.startsWith(o))) return;
+  if (!selected(name)) return;
   log(`${name} …`);
   try {
     await fn();
@@ -76,11 +79,7 @@ const base = tempDir();
 const { workspace, idea } = makeWorkspace(path.join(base, 'ws'));
 const pages = await startPageServer();
 // The floor's bare extension and host load only when the repeated inject is measured.
-const injectFloor =
-  only === undefined ||
-  only.some((o) => o.startsWith('inject_script_24k') || 'inject_script_24k'.startsWith(o))
-    ? prepareFloor(base)
-    : null;
+const injectFloor = selected('inject_script_24k') ? prepareFloor(base) : null;
 const b = await launchBrowser({ base, workspace, floor: injectFloor });
 const page = await b.browser.newPage();
 await page.goto(`${pages.url}/bench`);

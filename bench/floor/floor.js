@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { lineChannel } from './line-channel.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HOST_NAME = 'com.xipe.bench_floor';
@@ -72,30 +73,6 @@ export function prepareFloor(base) {
   };
 }
 
-/** Request/response by id over newline-delimited JSON; `write` sends one line. */
-function lineChannel(write, readable) {
-  const waiting = new Map();
-  let buffered = '';
-  let lastId = 0;
-  readable.on('data', (chunk) => {
-    buffered += chunk.toString('utf8');
-    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-      const msg = JSON.parse(buffered.slice(0, nl));
-      buffered = buffered.slice(nl + 1);
-      const settle = waiting.get(msg.id);
-      waiting.delete(msg.id);
-      if (msg.error !== undefined) settle?.reject(new Error(`floor: ${msg.error}`));
-      else settle?.resolve(msg.result);
-    }
-  });
-  return (msg) =>
-    new Promise((resolve, reject) => {
-      lastId += 1;
-      waiting.set(lastId, { resolve, reject });
-      write(`${JSON.stringify({ ...msg, id: lastId })}\n`);
-    });
-}
-
 async function connectWhenListening(socketPath, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -147,7 +124,7 @@ export async function floorContenders(socketPath, pageUrl, code) {
   await mcp.connect(mcpTransport);
   const viaMcp = (msg) =>
     mcp.callTool({ name: 'inject', arguments: msg }).then((res) => {
-      if (res.structuredContent.error !== null) throw new Error(`floor: ${res.structuredContent.error}`);
+      if (res.structuredContent.error !== null) throw new Error(res.structuredContent.error);
       return res.structuredContent.returnValue;
     });
   return {

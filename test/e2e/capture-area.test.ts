@@ -56,6 +56,13 @@ function failureReport(name: string, images: Record<string, Buffer>, sizes: numb
   return `crop vs clone (sizes ${sizes.join('×')}), images in ${dir}`;
 }
 
+/** The clone's offline render matches the area's crop (≥ 0.97 of pixels); on failure both and the diff are kept. */
+async function expectCloneMatches(name: string, crop: Buffer, clone: Buffer): Promise<void> {
+  const { share, sizes, diff } = await comparePngs(scratch, crop, clone, FIDELITY_TOLERANCE);
+  const report = share < 0.97 ? failureReport(name, { crop, clone, diff }, sizes) : '';
+  expect(share, report).toBeGreaterThanOrEqual(0.97);
+}
+
 const refsDir = () => path.join(env.workspace, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
 
 function readReferenced(): ReferencedElements {
@@ -122,15 +129,7 @@ describe('capture_area', () => {
       if (rect === undefined || rect === null) throw new Error('no area');
       const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
       expect(rendered.refused).toEqual([]);
-      const { share, sizes, diff } = await comparePngs(
-        scratch,
-        shot,
-        rendered.screenshot,
-        FIDELITY_TOLERANCE,
-      );
-      const report =
-        share < 0.97 ? failureReport('pricing', { crop: shot, clone: rendered.screenshot, diff }, sizes) : '';
-      expect(share, report).toBeGreaterThanOrEqual(0.97);
+      await expectCloneMatches('pricing', shot, rendered.screenshot);
       // The sticky header was not over the area: the crop is the section itself.
       const cropTop = await comparePngs(scratch, shot, rendered.screenshot, 0);
       expect(cropTop.share).toBeGreaterThan(0.9);
@@ -168,15 +167,7 @@ describe('capture_area', () => {
       const shot = fs.readFileSync(files.screenshot ?? '');
       // The hero sits right under the sticky header, which is not stuck at scroll 0: a clone that
       // let it stick again would draw it over the hero's top.
-      const { share, sizes, diff } = await comparePngs(
-        scratch,
-        shot,
-        rendered.screenshot,
-        FIDELITY_TOLERANCE,
-      );
-      const report =
-        share < 0.97 ? failureReport('hero', { crop: shot, clone: rendered.screenshot, diff }, sizes) : '';
-      expect(share, report).toBeGreaterThanOrEqual(0.97);
+      await expectCloneMatches('hero', shot, rendered.screenshot);
     } finally {
       await page.close();
     }
@@ -212,15 +203,7 @@ describe('capture_area', () => {
       expect(unobstructed.share).toBeGreaterThanOrEqual(0.99);
       const rendered = await renderOffline(env.browser, files.structure_html ?? '', rect);
       expect(rendered.refused).toEqual([]);
-      const { share, sizes, diff } = await comparePngs(
-        scratch,
-        shot,
-        rendered.screenshot,
-        FIDELITY_TOLERANCE,
-      );
-      const report =
-        share < 0.97 ? failureReport('rect', { crop: shot, clone: rendered.screenshot, diff }, sizes) : '';
-      expect(share, report).toBeGreaterThanOrEqual(0.97);
+      await expectCloneMatches('rect', shot, rendered.screenshot);
       const again = await mcp.call('capture_area', { ...args, instruction: 'second take' });
       expect(again.isError, JSON.stringify(again.body)).toBe(false);
       const areas = readReferenced().areas.map((a) => [a.area_id, a.instruction]);
@@ -280,8 +263,7 @@ describe('capture_area', () => {
       const hoveredPage = await rectShot(page, rect);
       const hoveredClone = await renderOffline(env.browser, files.structure_html ?? '', rect, { hover: at });
       expect(hoveredClone.refused).toEqual([]);
-      const { share } = await comparePngs(scratch, hoveredPage, hoveredClone.screenshot, FIDELITY_TOLERANCE);
-      expect(share).toBeGreaterThanOrEqual(0.97);
+      await expectCloneMatches('hover', hoveredPage, hoveredClone.screenshot);
       const unhovered = fs.readFileSync(files.screenshot ?? '');
       const { share: same } = await comparePngs(scratch, unhovered, hoveredPage, FIDELITY_TOLERANCE);
       expect(same, 'hovering must change the banner, or this test proves nothing').toBeLessThan(0.9);
