@@ -100,6 +100,50 @@ describe('inject_script (user scripts allowed)', () => {
       expect(check.returnValue).toBe(false);
     });
 
+    it('reports a syntax error only V8 finds (acorn parses it), with its location, without running anything', async () => {
+      // V8 refuses more than 65535 arguments while parsing; acorn has no such limit.
+      const code = `window.__ranBeforeV8Error = true;\nf(${'0,'.repeat(70_000)}0);`;
+      for (const [where, tab] of [
+        ['a page that had injections', target()],
+        ['a page with none yet', { url_contains: (await env.openPage(`${pathname}?fresh`)).url() }],
+      ] as const) {
+        const { isError, body } = await inject(code, tab);
+        expect(isError, where).toBe(true);
+        expect(body, where).toMatchObject({ error: 'SCRIPT_ERROR', details: { kind: 'syntax', line: 2 } });
+        expect(body.message, where).toMatch(/SyntaxError: Too many arguments/);
+        const { body: check } = await inject('window.__ranBeforeV8Error === true', tab);
+        expect(check.returnValue, where).toBe(false);
+      }
+    });
+
+    it('says the page went away when it navigates while the script runs, and never runs it twice', async () => {
+      const page = await env.openPage(`${pathname}?navigates`);
+      const { isError, body } = await inject(
+        'sessionStorage.runs = String(Number(sessionStorage.runs ?? 0) + 1);\n' +
+          'setTimeout(() => location.reload(), 20);\nnew Promise(() => {})',
+        { url_contains: page.url() },
+      );
+      expect(isError).toBe(true);
+      expect(body).toMatchObject({ error: 'SCRIPT_ERROR', message: expect.stringMatching(/navigat|closed/) });
+      await page.waitForFunction(() => document.readyState === 'complete');
+      expect(await page.evaluate(() => sessionStorage.runs)).toBe('1');
+      await page.close();
+    });
+
+    it('when no outcome comes back although the code parsed, says so without running it again', async () => {
+      // The script removes the page runtime it reports into, so its run ends with no outcome.
+      const { isError, body } = await inject(
+        'window.__noOutcomeRuns = (window.__noOutcomeRuns ?? 0) + 1;\n' +
+          'for (const name of Object.getOwnPropertyNames(globalThis)) if (name.startsWith("__xipeInject_")) delete globalThis[name];\n' +
+          '1',
+        target(),
+      );
+      expect(isError).toBe(true);
+      expect(body).toMatchObject({ error: 'SCRIPT_ERROR', message: expect.stringContaining('no result') });
+      const { body: check } = await inject('window.__noOutcomeRuns', target());
+      expect(check.returnValue).toBe(1);
+    });
+
     it('reports a thrown non-Error value', async () => {
       const { body } = await inject('throw "plain string"', target());
       expect(body).toMatchObject({ error: 'SCRIPT_ERROR', message: expect.stringContaining('plain string') });

@@ -3,7 +3,15 @@ import { XipeError } from '../../../../shared/src/index.js';
 import { executeFunction, userScriptsNamespace } from '../../platform/browser.js';
 import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
 import { LruCache } from './lru-cache.js';
-import { INJECTED_SOURCE_URL, type PageError, PageOutcome, PageReport, pageRuntime } from './page-runtime.js';
+import {
+  DRY_RUN,
+  INJECTED_SOURCE_URL,
+  OPEN_CALL,
+  type PageError,
+  PageOutcome,
+  PageReport,
+  pageRuntime,
+} from './page-runtime.js';
 
 /**
  * Runs a code string in a tab and returns its completion value (promises awaited), or throws a
@@ -15,14 +23,17 @@ import { INJECTED_SOURCE_URL, type PageError, PageOutcome, PageReport, pageRunti
  * un-serializable value (DOM node, Map, cycle, undefined, NaN) comes back as {} or null. So the
  * value never goes to Chrome raw:
  *
- * - userScripts (works under any page CSP): three scripts in one execute call. The first installs
- *   the page runtime (`pageRuntime`, once per page), the second makes a slot for this call, the
- *   third is the agent's code, rewritten by `instrumentCompletion` so its completion value lands in
- *   the slot, inside try/catch, ending with `slot.finish()` — our own outcome (a promise of it when
- *   the value is a thenable, which Chrome awaits), which Chrome returns. A script that does not
- *   parse never runs; acorn reports it before injecting, and the slot's `error` listener catches
- *   what V8 rejects and acorn did not. If acorn cannot parse code V8 accepts (newer syntax), the
- *   code runs unrewritten (try/catch only) and its value is Chrome's own conversion.
+ * - userScripts (works under any page CSP): one script, the same text on every call for the same
+ *   code: it opens a slot in the page runtime (`pageRuntime`, installed by its first statement when
+ *   the page has none yet), then runs the agent's code, rewritten by `instrumentCompletion` so its
+ *   completion value lands in the slot, inside try/catch, ending with `slot.finish()` — our own
+ *   outcome (a promise of it when the value is a thenable, which Chrome awaits), which Chrome
+ *   returns. A script that does not parse never runs; acorn reports it before injecting. When no
+ *   outcome comes back (V8 rejected what acorn accepted, or the page went away), a dry run tells
+ *   which: three scripts, the runtime, a slot whose `error` listener catches a SyntaxError, and the
+ *   same script, whose first statement then stops it before any of the agent's code runs. If
+ *   acorn cannot parse code V8 accepts (newer syntax), the code runs unrewritten (try/catch only,
+ *   after the runtime and a slot, as three scripts) and its value is Chrome's own conversion.
  * - scripting fallback (user scripts not allowed): `pageRuntime` as the injected function runs the
  *   code with indirect eval in the MAIN world; a CSP that forbids eval → INJECTION_BLOCKED saying
  *   how to allow user scripts. The ISOLATED world forbids eval for every extension (measured), so
@@ -58,8 +69,17 @@ const REGISTRY = `__xipeInject_${Array.from(crypto.getRandomValues(new Uint8Arra
   b.toString(16).padStart(2, '0'),
 ).join('')}`;
 const CURRENT_SLOT = `globalThis.${REGISTRY}.current`;
+const RUNTIME = pageRuntime.toString();
+const RUNTIME_ARGS = (callId: string | null, lineOffset: number): string =>
+  `${JSON.stringify(REGISTRY)}, ${JSON.stringify(callId)}, null, ${lineOffset}, ${JSON.stringify(INJECTED_SOURCE_URL)}`;
 /** Installs the registry in the page (or returns at once): the same text every call. */
-const RUNTIME_SETUP = `(${pageRuntime.toString()})(${JSON.stringify(REGISTRY)}, null, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)});`;
+const RUNTIME_SETUP = `(${RUNTIME})(${RUNTIME_ARGS(null, BODY_LINE_OFFSET)});`;
+/**
+ * The first line of the one-script form: opens a slot, installing the runtime first when the page
+ * has none. Its own line (the code follows on the next), so line numbers shift by its newlines + 1.
+ */
+const OPEN_LINE_OFFSET = 1 + (RUNTIME.match(/\n/g)?.length ?? 0);
+const OPEN = `globalThis.${REGISTRY}?.open(${OPEN_LINE_OFFSET}) ?? (${RUNTIME})(${RUNTIME_ARGS(OPEN_CALL, OPEN_LINE_OFFSET)});`;
 const SOURCE_URL_TAIL = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
 let lastCallId = 0;
 
@@ -89,8 +109,9 @@ function prepare(code: string): PreparedCode {
   const cached = prepared.get(code);
   if (cached !== undefined) return cached;
   const instrumented = instrumentCompletion(code, CURRENT_SLOT);
+  // A throw from OPEN (a dry run) is the catch's, like one from the code.
   const body = instrumented.ok
-    ? `try {\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\n${CURRENT_SLOT}.finish();${SOURCE_URL_TAIL}`
+    ? `try { ${OPEN}\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\n${CURRENT_SLOT}.finish();${SOURCE_URL_TAIL}`
     : `undefined; try {\n${neutralizeHashbang(code)}\n} catch (e) { ${CURRENT_SLOT}.fail(e); undefined } finally { ${CURRENT_SLOT}.ran = true }${SOURCE_URL_TAIL}`;
   const result = { instrumented, body };
   prepared.set(code, result, code.length + body.length);
@@ -148,9 +169,6 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
   lastCallId += 1;
   const callId = String(lastCallId);
   const world = request.world === 'main' ? 'MAIN' : 'USER_SCRIPT';
-  // Three scripts run back to back: the runtime (installed once per page), this call's slot made
-  // the registry's `current`, then the agent's code (the same text every call for the same code).
-  const begin = `globalThis.${REGISTRY}.begin(${JSON.stringify(callId)}, ${BODY_LINE_OFFSET}, true);`;
   const { instrumented, body } = prepare(request.code);
 
   const execute = async (code: string | readonly string[], first = false): Promise<unknown> => {
@@ -177,14 +195,41 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
     }
   };
 
-  const result = await execute([RUNTIME_SETUP, begin, body], true);
+  // Three scripts (the runtime, this call's slot made the registry's `current`, the code): for
+  // code that runs unrewritten, and for a dry run, which the slot's `dry` stops at OPEN.
+  const inSlot = (lineOffset: number, dry: boolean): Promise<unknown> =>
+    execute(
+      [
+        RUNTIME_SETUP,
+        `globalThis.${REGISTRY}.begin(${JSON.stringify(callId)}, ${lineOffset}, true);${dry ? ` globalThis.${REGISTRY}.dry = true;` : ''}`,
+        body,
+      ],
+      !dry,
+    );
+  let result: unknown;
   if (instrumented.ok) {
-    const outcome = PageOutcome.safeParse(result);
+    const outcome = PageOutcome.safeParse(await execute(body, true));
     if (outcome.success) return fromOutcome(outcome.data);
+    // No outcome: V8 rejected the code (then nothing ran), or the page went away while it ran.
+    // The dry run tells which, without running any of the agent's code.
+    const dry = PageOutcome.safeParse(await inSlot(OPEN_LINE_OFFSET, true));
+    if (dry.success && dry.data.status === 'error' && dry.data.error.name === DRY_RUN) {
+      throw new XipeError(
+        'SCRIPT_ERROR',
+        'The script produced no result: the page navigated or was closed while it ran, or the script removed the page runtime it reports into.',
+        { tab_id: request.tabId },
+      );
+    }
+  } else {
+    result = await inSlot(BODY_LINE_OFFSET, false);
   }
-  // The value did not come through finish(): the body did not run (syntax error) or ran unrewritten.
+  // The value did not come through finish(): the code did not parse, or ran unrewritten.
   const slot = `globalThis.${REGISTRY}?.calls[${JSON.stringify(callId)}]`;
-  const report = PageReport.safeParse(await execute(`${slot} ? ${slot}.report() : null`));
+  const report = PageReport.safeParse(
+    await execute(
+      `if (globalThis.${REGISTRY}) globalThis.${REGISTRY}.dry = false;\n${slot} ? ${slot}.report() : null`,
+    ),
+  );
   if (!report.success) {
     throw new XipeError(
       'SCRIPT_ERROR',
