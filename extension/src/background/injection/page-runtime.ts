@@ -31,8 +31,8 @@ export type PageReport = z.infer<typeof PageReport>;
 /** The `//# sourceURL` of injected code, so stack frames of the agent's code are recognisable. */
 export const INJECTED_SOURCE_URL = 'x-ipe-inject.js';
 
-/** The callId that installs the registry if needed and then opens a slot (`registry.open`). */
-export const OPEN_CALL = '';
+/** What the one-script form answers on a page without the registry (none of the code ran). */
+export const NO_RUNTIME = 'xipe:no-runtime';
 
 /** The name of the error `open()` throws in a dry run: the code parsed, and none of it ran. */
 export const DRY_RUN = 'XipeDryRun';
@@ -50,14 +50,14 @@ export const DRY_RUN = 'XipeDryRun';
  *
  * For userScripts a call is one script, the same text on every call for the same code (so the
  * page's V8 reuses its compiled code: measured, a 24 KB call costs the page ~1 ms less CPU than
- * with per-call text): its first statement is `registry.open()`, or this function with callId
- * `OPEN` when the registry is not there yet (it installs it, then opens), which makes a slot the
- * registry's `current`; then the agent's code, which reports into it. One script costs the page
- * and the browser ~0.3 ms less than three. A run that brought back no outcome is diagnosed with
- * three scripts: this function with no callId (installs the registry, or returns at once), a tiny
- * `begin(callId)` that listens for the code's SyntaxError and sets `dry`, then the same code,
- * whose `open()` then throws `DRY_RUN` before any of the agent's code runs. `calls[callId]`
- * finds that slot again from a later injection (`report()`).
+ * with per-call text): its first statement is `registry.open()`, which makes a slot the
+ * registry's `current`, then the agent's code reports into it (one script costs the page and the
+ * browser ~0.3 ms less than three). On a page without the registry it runs nothing and answers
+ * NO_RUNTIME; it then goes again after this function with no callId, which installs the registry
+ * (or returns at once). A run that brought back no outcome is diagnosed with three scripts: this
+ * function, a tiny `begin(callId)` that listens for the code's SyntaxError and sets `dry`, then
+ * the same code, whose `open()` then throws DRY_RUN before any of the agent's code runs.
+ * `calls[callId]` finds that slot again from a later injection (`report()`).
  *
  * With `code` set (scripting fallback) it runs the code itself with indirect eval and returns the
  * outcome; `eval_blocked` when the page CSP forbids eval.
@@ -331,7 +331,6 @@ export function pageRuntime(
     Object.defineProperty(g, registryName, { value: registry, configurable: true, writable: true });
   }
   if (callId === null) return undefined;
-  if (callId === '') return registry.open(lineOffset);
   const slot = registry.begin(callId, lineOffset, code === null);
   if (code === null) return undefined;
 

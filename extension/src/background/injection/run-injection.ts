@@ -6,7 +6,7 @@ import { LruCache } from './lru-cache.js';
 import {
   DRY_RUN,
   INJECTED_SOURCE_URL,
-  OPEN_CALL,
+  NO_RUNTIME,
   type PageError,
   PageOutcome,
   PageReport,
@@ -24,8 +24,9 @@ import {
  * value never goes to Chrome raw:
  *
  * - userScripts (works under any page CSP): one script, the same text on every call for the same
- *   code: it opens a slot in the page runtime (`pageRuntime`, installed by its first statement when
- *   the page has none yet), then runs the agent's code, rewritten by `instrumentCompletion` so its
+ *   code: it opens a slot in the page runtime (`pageRuntime`; on a page that has none yet it runs
+ *   nothing and goes again after the runtime's setup), then runs the agent's code, rewritten by
+ *   `instrumentCompletion` so its
  *   completion value lands in the slot, inside try/catch, ending with `slot.finish()` — our own
  *   outcome (a promise of it when the value is a thenable, which Chrome awaits), which Chrome
  *   returns. A script that does not parse never runs; acorn reports it before injecting. When no
@@ -69,17 +70,10 @@ const REGISTRY = `__xipeInject_${Array.from(crypto.getRandomValues(new Uint8Arra
   b.toString(16).padStart(2, '0'),
 ).join('')}`;
 const CURRENT_SLOT = `globalThis.${REGISTRY}.current`;
-const RUNTIME = pageRuntime.toString();
-const RUNTIME_ARGS = (callId: string | null, lineOffset: number): string =>
-  `${JSON.stringify(REGISTRY)}, ${JSON.stringify(callId)}, null, ${lineOffset}, ${JSON.stringify(INJECTED_SOURCE_URL)}`;
 /** Installs the registry in the page (or returns at once): the same text every call. */
-const RUNTIME_SETUP = `(${RUNTIME})(${RUNTIME_ARGS(null, BODY_LINE_OFFSET)});`;
-/**
- * The first line of the one-script form: opens a slot, installing the runtime first when the page
- * has none. Its own line (the code follows on the next), so line numbers shift by its newlines + 1.
- */
-const OPEN_LINE_OFFSET = 1 + (RUNTIME.match(/\n/g)?.length ?? 0);
-const OPEN = `globalThis.${REGISTRY}?.open(${OPEN_LINE_OFFSET}) ?? (${RUNTIME})(${RUNTIME_ARGS(OPEN_CALL, OPEN_LINE_OFFSET)});`;
+const RUNTIME_SETUP = `(${pageRuntime.toString()})(${JSON.stringify(REGISTRY)}, null, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)});`;
+/** The one-script form's first line: NO_RUNTIME on a page without the registry, else a slot opened. */
+const OPEN = `if (!globalThis.${REGISTRY}) ${JSON.stringify(NO_RUNTIME)}; else { try { globalThis.${REGISTRY}.open(${BODY_LINE_OFFSET});`;
 const SOURCE_URL_TAIL = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
 let lastCallId = 0;
 
@@ -111,7 +105,7 @@ function prepare(code: string): PreparedCode {
   const instrumented = instrumentCompletion(code, CURRENT_SLOT);
   // A throw from OPEN (a dry run) is the catch's, like one from the code.
   const body = instrumented.ok
-    ? `try { ${OPEN}\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\n${CURRENT_SLOT}.finish();${SOURCE_URL_TAIL}`
+    ? `${OPEN}\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\n${CURRENT_SLOT}.finish(); }${SOURCE_URL_TAIL}`
     : `undefined; try {\n${neutralizeHashbang(code)}\n} catch (e) { ${CURRENT_SLOT}.fail(e); undefined } finally { ${CURRENT_SLOT}.ran = true }${SOURCE_URL_TAIL}`;
   const result = { instrumented, body };
   prepared.set(code, result, code.length + body.length);
@@ -208,11 +202,13 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
     );
   let result: unknown;
   if (instrumented.ok) {
-    const outcome = PageOutcome.safeParse(await execute(body, true));
+    let answer = await execute(body, true);
+    if (answer === NO_RUNTIME) answer = await execute([RUNTIME_SETUP, body]);
+    const outcome = PageOutcome.safeParse(answer);
     if (outcome.success) return fromOutcome(outcome.data);
     // No outcome: V8 rejected the code (then nothing ran), or the page went away while it ran.
     // The dry run tells which, without running any of the agent's code.
-    const dry = PageOutcome.safeParse(await inSlot(OPEN_LINE_OFFSET, true));
+    const dry = PageOutcome.safeParse(await inSlot(BODY_LINE_OFFSET, true));
     if (dry.success && dry.data.status === 'error' && dry.data.error.name === DRY_RUN) {
       throw new XipeError(
         'SCRIPT_ERROR',
