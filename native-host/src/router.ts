@@ -8,6 +8,7 @@ import {
   type Response,
 } from '../../shared/src/envelopes.js';
 import { validationError, XipeError } from '../../shared/src/errors.js';
+import { memoizedSafeParse } from '../../shared/src/parse-memo.js';
 import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
 import { EventBuffer } from './event-buffer.js';
 import { EXTENSION_NOT_CONNECTED_MESSAGE, ExtensionRequests } from './extension-requests.js';
@@ -257,7 +258,9 @@ export class Router {
       if (this.clients.has(client)) this.sendToClient(client, response);
       return;
     }
-    const params = spec.params.safeParse(request.params ?? {});
+    // Checked here so a bad request is refused before it reaches the browser; the same params
+    // come again call after call, so a repeat is not parsed again.
+    const params = memoizedSafeParse(spec.params, request.params ?? {});
     if (!params.success) {
       this.sendToClient(
         client,
