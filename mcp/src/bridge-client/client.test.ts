@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../../shared/src/constants.js';
 import type { ClientHello, HostInfo, Request } from '../../../shared/src/envelopes.js';
 import { XipeError } from '../../../shared/src/errors.js';
@@ -331,6 +331,28 @@ describe('bridge client discovery', () => {
     const second = await host(108, 'chromium-a');
     expect(await bridge.request('list_tabs', {})).toEqual(tabsResult('chromium-a'));
     expect(second.connections).toBe(1);
+  });
+
+  it('lists the runtime dir again only once it changed, and then finds a host started since', async () => {
+    const first = await host(114, 'chromium-a');
+    const bridge = client();
+    const listed = vi.spyOn(fs, 'readdirSync');
+    const listings = (): number => listed.mock.calls.filter(([where]) => where === dir).length;
+    try {
+      await bridge.request('list_tabs', {});
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const before = listings();
+      await bridge.request('list_tabs', {});
+      await bridge.hosts();
+      expect(listings() - before).toBe(process.platform === 'linux' ? 0 : 2);
+      await host(115, 'chromium-b');
+      await expect.poll(async () => (await bridge.hosts()).map((h) => h.pid)).toEqual([114, 115]);
+      expect(listings()).toBeGreaterThan(before);
+      await first.stop();
+      await expect.poll(async () => (await bridge.hosts()).map((h) => h.pid)).toEqual([115]);
+    } finally {
+      listed.mockRestore();
+    }
   });
 
   it('reports a live pid whose endpoint is gone as unreachable (after one retry)', async () => {

@@ -12,6 +12,7 @@ import {
 import type { Logger } from '../../../shared/src/node/logger.js';
 import { runtimeDir, tokenPath } from '../../../shared/src/node/paths.js';
 import { readToken } from '../../../shared/src/node/token.js';
+import { DirChanges } from './dir-changes.js';
 
 const NO_HOST_FIX =
   'Open Chrome/Chromium with the X-IPE extension (or run `x-ipe-uiux start`), then check `x-ipe-uiux doctor`.';
@@ -39,7 +40,9 @@ export interface Link {
 
 /**
  * Discovers hosts by listing `<runtime dir>/h-*.json`, keeps one authenticated connection per host
- * and reuses it; every call re-lists the directory (cheap), so a restarted or newly started host is
+ * and reuses it. A call re-lists the directory unless nothing in it changed since a listing whose
+ * every descriptor got an open connection (Linux: `DirChanges`; a readdir and a link per host were
+ * ~5 % of a repeated inject_script's MCP server CPU), so a restarted or newly started host is
  * found without restarting the MCP server.
  */
 export class HostPool {
@@ -51,9 +54,13 @@ export class HostPool {
   private thisTurn: { files: string[]; live: HostConnection[] | null } | null = null;
   /** Descriptor file → its path (path.join, in the hot path of every call, costs as much as a readdir). */
   private readonly paths = new Map<string, string>();
+  private readonly dirChanges: DirChanges;
+  /** The connections of the last scan when it linked every descriptor and the dir was watched. */
+  private settled: HostConnection[] | null = null;
 
   constructor(private readonly options: HostPoolOptions) {
     this.dir = runtimeDir(options.home, options.platform);
+    this.dirChanges = new DirChanges(this.dir, (options.platform ?? process.platform) === 'linux');
   }
 
   get closed(): boolean {
@@ -63,7 +70,7 @@ export class HostPool {
   /** Open connections after a scan; BACKEND_UNREACHABLE (LinkLost when retrying may help) if none. */
   async live(): Promise<HostConnection[]> {
     if (this.closedValue) throw new XipeError('BACKEND_UNREACHABLE', 'The MCP server is shutting down.');
-    const known = this.thisTurn?.live;
+    const known = (this.dirChanges.unchanged ? this.settled : null) ?? this.thisTurn?.live;
     if (known?.every((c) => !c.closed) === true) return known;
     const links = await this.scan();
     const live = links.flatMap((l) => (l.connection !== null ? [l.connection] : []));
@@ -98,6 +105,10 @@ export class HostPool {
 
   /** Lists descriptors, reuses open connections, connects to new hosts, drops vanished ones. */
   async scan(): Promise<Link[]> {
+    // Watched from before the listing, so a change after it ends the unchanged period.
+    const wasWatched = this.dirChanges.unchanged;
+    const watched = this.dirChanges.mark();
+    if (watched && !wasWatched) this.thisTurn = null;
     const files = this.descriptorFiles();
     for (const [file, connection] of this.connections) {
       if (!files.includes(file)) {
@@ -105,7 +116,11 @@ export class HostPool {
         this.connections.delete(file);
       }
     }
-    return Promise.all(files.map((file) => this.link(file)));
+    const links = await Promise.all(files.map((file) => this.link(file)));
+    const connections = links.flatMap((l) => (l.connection !== null ? [l.connection] : []));
+    // A descriptor that failed (stale, refused, wrong token) is tried again on the next call.
+    this.settled = watched && links.length > 0 && connections.length === links.length ? connections : null;
+    return links;
   }
 
   /** The token, or null when there is none; throws UNAUTHORIZED when another user owns the file. */
@@ -130,6 +145,7 @@ export class HostPool {
 
   async close(): Promise<void> {
     this.closedValue = true;
+    this.dirChanges.close();
     for (const connection of this.connections.values()) connection.close();
     this.connections.clear();
     const late = await Promise.allSettled(this.connecting.values());
