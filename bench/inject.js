@@ -12,13 +12,38 @@
 // during the section moves both sides of each ratio alike, while each block measures one path in
 // the steady state it has when called again and again. chrome-devtools-mcp's evaluate_script
 // (~0.2 s a call) is measured on its own, after.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openRawCdp, originCdpEvaluate, startDevtoolsMcp } from './baselines.js';
 import { cpuByRole, cpuPerCall } from './floor/cpu.js';
 import { floorContenders } from './floor/floor.js';
 import { call } from './harness.js';
-import { entry, timeIt, withBaseline } from './stats.js';
+import { entry, round, timeIt, withBaseline } from './stats.js';
+
+/**
+ * Ours without the MCP layer: the same inject_script request the MCP server sends, straight to
+ * our host over an authenticated bridge connection (the MCP server's own host pool, from the
+ * build), so `ours − ours_direct` is what the agent ↔ MCP server hop and the server cost.
+ */
+async function directContender({ home, workspace, pageUrl, code }) {
+  const { HostPool } = await import('../dist/node/mcp/src/bridge-client/host-pool.js');
+  const quiet = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+  const pool = new HostPool({ home, workspace, logger: quiet, onEvent() {} });
+  const [host] = await pool.live();
+  const params = {
+    code_sha256: createHash('sha256').update(code).digest('hex'),
+    world: 'main',
+    cleanup_before: false,
+    target: { url_contains: new URL(pageUrl).pathname },
+    timeout_ms: 30_000,
+  };
+  await host.request('inject_script', { ...params, code }, 30_000, 32_000);
+  return {
+    run: () => host.request('inject_script', params, 30_000, 32_000),
+    close: () => pool.close(),
+  };
+}
 
 /** A script of about `bytes` bytes whose completion value is small; `tag` makes its text unique. */
 export function scriptOfSize(bytes, tag = '') {
@@ -65,7 +90,7 @@ export async function inTurns(contenders, { rounds, block = 10, settle = 2 }) {
  * inject also takes turns with the platform's floor: the same script through a bare host and
  * worker, one userScripts.execute, with and without a bare stdio relay in front.
  */
-export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first, floor = null }) {
+export async function benchInject24k({ b, mcp, workspace, pageUrl, dir, entries, N, first, floor = null }) {
   const target = { url_contains: new URL(pageUrl).pathname };
   const name = first ? 'inject_script_24k_first' : 'inject_script_24k';
   const size = 24 * 1024;
@@ -85,6 +110,8 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first, 
   const raw = await openRawCdp(b.browserURL, pageUrl);
   const bare =
     floor === null || first ? null : await floorContenders(floor.socketPath, pageUrl, text('floor', 0));
+  const direct =
+    bare === null ? null : await directContender({ home: b.home, workspace, pageUrl, code: text('ours', 0) });
   let samples;
   let cpuSplit = null;
   try {
@@ -96,6 +123,7 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first, 
         },
         origin: (i) => originCdpEvaluate(b.browserURL, pageUrl, text('origin', i)),
         raw: (i) => raw.evaluate(text('raw', i)),
+        ...(direct === null ? {} : { ours_direct: direct.run }),
         ...(bare?.contenders ?? {}),
       },
       { rounds, ...turns },
@@ -112,6 +140,7 @@ export async function benchInject24k({ b, mcp, pageUrl, dir, entries, N, first, 
   } finally {
     raw.close();
     bare?.close();
+    await direct?.close();
   }
   const args = { file_path: files[0], ...target };
   const oursContextBytes = Buffer.byteLength(JSON.stringify(args)) + Buffer.byteLength(lastText);
@@ -181,6 +210,26 @@ function pushFloorEntries(entries, samples, cpuSplit, oursEntry) {
   const echo = entry('floor_native_messaging_echo', 'ms', samples.floor_echo);
   entries.push({ ...echo, target: 'information (bench → host → worker → back)' });
   const split = cpuSplit === null ? {} : { cpu_split: cpuSplit };
+  // Per layer, from p50s taken in turns: what the agent ↔ MCP server hop and the server add, and
+  // what the host, the worker and the page take, ours and the floor's side by side.
+  const p50 = (key) => entry(key, 'ms', samples[key]).p50;
+  const layer = (ours, floor) => ({ ours: ours === null ? null : round(ours), floor: round(floor) });
+  const layers = {
+    'agent ↔ MCP server (stdio, SDK, server)': layer(
+      oursEntry.p50 - p50('ours_direct'),
+      p50('floor_execute_mcp') - p50('floor_execute'),
+    ),
+    'host → worker → page → back': layer(p50('ours_direct'), p50('floor_execute')),
+    'of which native messaging (echo)': layer(null, p50('floor_echo')),
+  };
+  entries.push({
+    ...withBaseline(
+      entry('inject_script_24k_direct', 'ms', samples.ours_direct, { layers }),
+      'floor: host + worker, one userScripts.execute',
+      samples.floor_execute,
+    ),
+    target: 'information (ours without the MCP layer: the bench sends the request to our host)',
+  });
   entries.push({
     ...withBaseline(
       { ...oursEntry, name: 'inject_script_24k_vs_floor', ...split },

@@ -101,6 +101,7 @@ for (const first of [false, true]) {
     benchInject24k({
       b,
       mcp,
+      workspace,
       pageUrl: `${pages.url}/bench`,
       dir: base,
       entries,

@@ -8,7 +8,7 @@ export function percentile(values, p) {
   return sorted[rank];
 }
 
-const round = (v) => (Number.isFinite(v) ? Math.round(v * 1000) / 1000 : v);
+export const round = (v) => (Number.isFinite(v) ? Math.round(v * 1000) / 1000 : v);
 
 /** One report entry: name, unit, p50, p95, n, and optionally a baseline measured in the same run. */
 export function entry(name, unit, samples, extra = {}) {
@@ -65,6 +65,11 @@ export function printTable(entries, out = process.stdout) {
     `${wall_ms} ms a call; CPU ms a call: ${Object.entries(cpu_ms)
       .map(([role, ms]) => `${role} ${ms}`)
       .join(', ')}`;
+  for (const e of entries.filter((x) => x.layers !== undefined)) {
+    out.write(`\n${e.name}, by layer (p50 ms, ours / floor):\n`);
+    for (const [layer, { ours, floor }] of Object.entries(e.layers))
+      out.write(`  ${layer}: ${ours ?? '—'} / ${floor}\n`);
+  }
   for (const e of entries.filter((x) => x.cpu_split !== undefined)) {
     out.write(`\n${e.name}, by process (calls back to back):\n`);
     for (const [who, split1] of Object.entries(e.cpu_split)) out.write(`  ${who}: ${split(split1)}\n`);
