@@ -123,8 +123,17 @@ export type Chunk = z.infer<typeof Chunk>;
 /** Keeps the extension's service worker and the link alive; answered with nothing. */
 export const Ping = z.object({ type: z.literal('ping') });
 
-export const Envelope = z.union([
-  z.discriminatedUnion('type', [Request, Event, LinkError, Chunk, Ping]),
+/**
+ * One discriminated union on `type` (Response and Hello are themselves discriminated by `ok` and
+ * `role`): a message is checked against its own variant only, where a plain union tried the
+ * variants in turn and built the failures of those that did not match (every response and hello).
+ */
+export const Envelope = z.discriminatedUnion('type', [
+  Request,
+  Event,
+  LinkError,
+  Chunk,
+  Ping,
   Response,
   Hello,
 ]);

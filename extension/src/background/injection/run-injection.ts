@@ -2,6 +2,7 @@ import type { InjectMethod, InjectWorld } from '../../../../shared/src/index.js'
 import { XipeError } from '../../../../shared/src/index.js';
 import { executeFunction, userScriptsNamespace } from '../../platform/browser.js';
 import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
+import { Deadlines, withDeadline } from './deadlines.js';
 import { LruCache } from './lru-cache.js';
 import {
   DRY_RUN,
@@ -137,26 +138,22 @@ async function runEither(request: InjectionRequest): Promise<InjectionOutput> {
   return { returnValue: await viaScripting(request), method: 'scripting' };
 }
 
-export async function runInjection(request: InjectionRequest): Promise<InjectionOutput> {
-  const run = runEither(request);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(
-        new XipeError(
-          'TIMEOUT',
-          `The script did not finish within ${request.timeoutMs} ms (it may still be running in the page). ` +
-            'Pass a larger timeout_ms, or make the script resolve sooner.',
-          { timeout_ms: request.timeoutMs, tab_id: request.tabId },
-        ),
-      );
-    }, request.timeoutMs);
-  });
-  try {
-    return await Promise.race([run, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** The deadlines of the injections running now, on one timer. */
+const deadlines = new Deadlines();
+
+export function runInjection(request: InjectionRequest): Promise<InjectionOutput> {
+  return withDeadline(
+    deadlines,
+    runEither(request),
+    request.timeoutMs,
+    () =>
+      new XipeError(
+        'TIMEOUT',
+        `The script did not finish within ${request.timeoutMs} ms (it may still be running in the page). ` +
+          'Pass a larger timeout_ms, or make the script resolve sooner.',
+        { timeout_ms: request.timeoutMs, tab_id: request.tabId },
+      ),
+  );
 }
 
 async function viaUserScripts(api: UserScripts, request: InjectionRequest): Promise<unknown> {
