@@ -1,4 +1,5 @@
 import { validationError, XipeError } from '../../shared/src/errors.js';
+import { memoizedSafeParse } from '../../shared/src/parse-memo.js';
 import { withTimeout } from '../../shared/src/with-timeout.js';
 import { type AuditLog, auditTarget } from './audit-log.js';
 import type { CallToolResult } from './sdk.js';
@@ -25,7 +26,8 @@ export async function runTool(
   options: RunOptions = {},
 ): Promise<CallToolResult> {
   const started = performance.now();
-  const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
+  // Agents repeat a call with the same arguments (the same script into the same tab): parsed once.
+  const parsed = memoizedSafeParse(tool.inputSchema, rawArgs ?? {});
   let result: CallToolResult;
   if (!parsed.success) {
     result = errorResult(

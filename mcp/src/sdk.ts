@@ -13,6 +13,7 @@ import {
   type ServerResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { memoizedSafeParse } from '../../shared/src/parse-memo.js';
 
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -70,7 +71,7 @@ export function setToolsCallHandler<S extends z.ZodObject>(
     request: z.output<S>,
     extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
   ): ServerResult | Promise<ServerResult> => {
-    const parsed = CallToolRequestSchema.safeParse(request);
+    const parsed = memoizedSafeParse(CallToolRequestSchema, request);
     if (!parsed.success) {
       throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ParseMemo } from './parse-memo.js';
+import { mayFit, ParseMemo } from './parse-memo.js';
 
 const Params = z.strictObject({
   code_sha256: z.string().length(4),
@@ -57,5 +57,41 @@ describe('ParseMemo', () => {
   it('parses inputs with no JSON text (a bigint) without keeping them', () => {
     const memo = new ParseMemo(z.bigint());
     expect(memo.safeParse(5n)).toEqual({ success: true, data: 5n });
+  });
+
+  it('does not turn a large payload into text: it is parsed as it is, never kept', () => {
+    const memo = new ParseMemo(z.object({ data: z.string() }), 32, 2048);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const big = { data: 'x'.repeat(1024 * 1024) };
+    expect(memo.safeParse(big).success).toBe(true);
+    expect(memo.safeParse(big).success).toBe(true);
+    expect(stringify.mock.calls.filter(([value]) => value === big)).toEqual([]);
+    stringify.mockRestore();
+  });
+});
+
+describe('mayFit', () => {
+  it('is false only when the JSON text is surely longer than the limit', () => {
+    const samples: unknown[] = [
+      null,
+      7,
+      true,
+      'abc',
+      [],
+      {},
+      [1, 'two', null, { three: [3] }],
+      { code_sha256: 'a'.repeat(64), world: 'main', target: { url_contains: '/bench' }, timeout_ms: 30000 },
+      { nested: [[[]], {}, ''], ключ: 'значение' },
+    ];
+    for (const value of samples) {
+      const length = (JSON.stringify(value) ?? '').length;
+      expect(mayFit(value, length)).toBe(true);
+      expect(mayFit(value, length + 10)).toBe(true);
+    }
+    expect(mayFit('x'.repeat(3000), 2048)).toBe(false);
+    expect(mayFit({ rows: new Array(5000).fill(0) }, 2048)).toBe(false);
+    expect(mayFit(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), 2048)).toBe(
+      false,
+    );
   });
 });

@@ -21,6 +21,8 @@ export class ParseMemo<S extends z.ZodType> {
   ) {}
 
   safeParse(input: unknown): z.ZodSafeParseResult<z.output<S>> {
+    // A payload of megabytes (a save, a screenshot) is not even turned into text to find that out.
+    if (!mayFit(input, this.maxKeyChars)) return this.schema.safeParse(input);
     const key = jsonText(input);
     if (key === null || key.length > this.maxKeyChars) return this.schema.safeParse(input);
     const known = this.accepted.get(key);
@@ -40,6 +42,36 @@ export class ParseMemo<S extends z.ZodType> {
     }
     return result;
   }
+}
+
+/**
+ * False when `value`'s JSON text is surely longer than `maxChars`. Each part counts the fewest
+ * characters its text can take (a string its length and quotes, an element its comma, a key its
+ * quotes, colon and comma), and the walk stops once they add up to more: it never visits much more
+ * than `maxChars` worth of a payload.
+ */
+export function mayFit(value: unknown, maxChars: number): boolean {
+  let left = maxChars;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && left >= 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') left -= item.length + 2;
+    else if (Array.isArray(item)) {
+      left -= item.length + 1;
+      if (left >= 0) for (const element of item) stack.push(element);
+    } else if (item !== null && typeof item === 'object') {
+      left -= 1;
+      for (const key in item) {
+        const inner: unknown = (item as Record<string, unknown>)[key];
+        // Left out of the text, like JSON.stringify does.
+        if (!Object.hasOwn(item, key) || inner === undefined || typeof inner === 'function') continue;
+        left -= key.length + 4;
+        if (left < 0) break;
+        stack.push(inner);
+      }
+    } else left -= 1;
+  }
+  return left >= 0;
 }
 
 function jsonText(input: unknown): string | null {
