@@ -94,7 +94,9 @@ export async function benchInject24k({ b, mcp, workspace, pageUrl, dir, entries,
   const target = { url_contains: new URL(pageUrl).pathname };
   const name = first ? 'inject_script_24k_first' : 'inject_script_24k';
   const size = 24 * 1024;
-  const rounds = first ? N(40, 8) : N(50, 10);
+  // The repeated inject's ratios are issue #16's targets, and on a 2-core VM one block of ten can
+  // land on a burst of load: fifteen blocks per contender rather than five keep its p50s steady.
+  const rounds = first ? N(40, 8) : N(150, 10);
   const turns = { block: 10, settle: 2 };
   // The text each contender runs in its i-th call: the same one every call, or a new one each.
   const text = (who, i) => scriptOfSize(size, first ? `${who} ${i}` : '');
