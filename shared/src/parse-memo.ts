@@ -6,10 +6,9 @@ import type { z } from 'zod';
  * parsed them again: a cold zod parse costs ~0.03–0.05 ms, more without eval (an extension's
  * service worker, where zod cannot compile its fast path). For inputs that came from JSON.parse
  * (their JSON text says all there is of them): keyed by that text, a hit is an input identical to
- * one the schema accepted. Inputs whose text is longer than
- * `maxKeyChars` (a script sent in full) and every failure are parsed each time, the failure's
- * issues being the caller's to report. A kept result is deeply frozen: no caller can change what
- * the next one gets.
+ * one the schema accepted. Inputs whose text is longer than `maxKeyChars` (a script sent in full)
+ * and every failure are parsed each time, the failure's issues being the caller's to report. A
+ * kept result is deeply frozen: no caller can change what the next one gets.
  */
 export class ParseMemo<S extends z.ZodType> {
   private readonly accepted = new Map<string, z.ZodSafeParseSuccess<z.output<S>>>();

@@ -25,17 +25,17 @@ import {
  * value never goes to Chrome raw:
  *
  * - userScripts (works under any page CSP): one script, the same text on every call for the same
- *   code: it opens a slot in the page runtime (`pageRuntime`; on a page that has none yet it runs
+ *   code. It opens a slot in the page runtime (`pageRuntime`; on a page that has none yet it runs
  *   nothing and goes again after the runtime's setup), then runs the agent's code, rewritten by
- *   `instrumentCompletion` so its
- *   completion value lands in the slot, inside try/catch, ending with `slot.finish()` — our own
- *   outcome (a promise of it when the value is a thenable, which Chrome awaits), which Chrome
- *   returns. A script that does not parse never runs; acorn reports it before injecting. When no
- *   outcome comes back (V8 rejected what acorn accepted, or the page went away), a dry run tells
- *   which: three scripts, the runtime, a slot whose `error` listener catches a SyntaxError, and the
- *   same script, whose first statement then stops it before any of the agent's code runs. If
- *   acorn cannot parse code V8 accepts (newer syntax), the code runs unrewritten (try/catch only,
- *   after the runtime and a slot, as three scripts) and its value is Chrome's own conversion.
+ *   `instrumentCompletion` so its completion value lands in the slot, inside try/catch, ending
+ *   with `slot.finish()` — our own outcome (a promise of it when the value is a thenable, which
+ *   Chrome awaits), which Chrome returns. A script that does not parse never runs; acorn reports
+ *   it before injecting. When no outcome comes back (V8 rejected what acorn accepted, or the page
+ *   went away), a dry run tells which: three scripts, the runtime, a slot whose `error` listener
+ *   catches a SyntaxError, and the same script, whose first statement then stops it before any of
+ *   the agent's code runs. If acorn cannot parse code V8 accepts (newer syntax), the code runs
+ *   unrewritten (try/catch only, after the runtime and a slot, as three scripts) and its value is
+ *   Chrome's own conversion.
  * - scripting fallback (user scripts not allowed): `pageRuntime` as the injected function runs the
  *   code with indirect eval in the MAIN world; a CSP that forbids eval → INJECTION_BLOCKED saying
  *   how to allow user scripts. The ISOLATED world forbids eval for every extension (measured), so
@@ -187,12 +187,12 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
   };
 
   // Three scripts (the runtime, this call's slot made the registry's `current`, the code): for
-  // code that runs unrewritten, and for a dry run, which the slot's `dry` stops at OPEN.
-  const inSlot = (lineOffset: number, dry: boolean): Promise<unknown> =>
+  // code that runs unrewritten, and for a dry run, which the registry's `dry` stops at OPEN.
+  const inSlot = (dry: boolean): Promise<unknown> =>
     execute(
       [
         RUNTIME_SETUP,
-        `globalThis.${REGISTRY}.begin(${JSON.stringify(callId)}, ${lineOffset}, true);${dry ? ` globalThis.${REGISTRY}.dry = true;` : ''}`,
+        `globalThis.${REGISTRY}.begin(${JSON.stringify(callId)}, ${BODY_LINE_OFFSET}, true);${dry ? ` globalThis.${REGISTRY}.dry = true;` : ''}`,
         body,
       ],
       !dry,
@@ -205,7 +205,7 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
     if (outcome.success) return fromOutcome(outcome.data);
     // No outcome: V8 rejected the code (then nothing ran), or the page went away while it ran.
     // The dry run tells which, without running any of the agent's code.
-    const dry = PageOutcome.safeParse(await inSlot(BODY_LINE_OFFSET, true));
+    const dry = PageOutcome.safeParse(await inSlot(true));
     if (dry.success && dry.data.status === 'error' && dry.data.error.name === DRY_RUN) {
       throw new XipeError(
         'SCRIPT_ERROR',
@@ -214,7 +214,7 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
       );
     }
   } else {
-    result = await inSlot(BODY_LINE_OFFSET, false);
+    result = await inSlot(false);
   }
   // The value did not come through finish(): the code did not parse, or ran unrewritten.
   const slot = `globalThis.${REGISTRY}?.calls[${JSON.stringify(callId)}]`;
