@@ -4,6 +4,15 @@ import { resolveSelector } from '../dom-inspect.js';
 import { ICONS } from '../icons.js';
 import { send } from '../runtime.js';
 
+/** A field in the middle of an edit: whose, which, and what it holds so far. */
+interface Edit {
+  key: string;
+  instruction: boolean;
+  value: string;
+  start: number;
+  end: number;
+}
+
 export interface ElementActions {
   comment(key: string, comment: string | null): void;
   /** A deep capture's instruction for the agent. */
@@ -92,6 +101,9 @@ export class ElementsView {
 
   render(items: CollectedElement[]): void {
     const signal = this.signal;
+    // Another capture can land while the designer types a note (saved on change, so not yet):
+    // the new rows get what was typed, the caret and the focus back.
+    const editing = this.editing();
     this.el.replaceChildren();
     if (items.length === 0) {
       this.el.append(h('div', { class: 'empty' }, 'Nothing yet — pick an element or draw an area.'));
@@ -127,6 +139,32 @@ export class ElementsView {
         ),
       );
     }
+    if (editing !== null) this.resume(editing);
+  }
+
+  /** The note or instruction field being typed in, if any. */
+  private editing(): Edit | null {
+    const active = (this.el.getRootNode() as Document | ShadowRoot).activeElement;
+    if (!(active instanceof HTMLTextAreaElement) || !this.el.contains(active)) return null;
+    const key = active.closest('.item')?.getAttribute('data-key');
+    if (key == null) return null;
+    return {
+      key,
+      instruction: active.classList.contains('instruction'),
+      value: active.value,
+      start: active.selectionStart,
+      end: active.selectionEnd,
+    };
+  }
+
+  private resume(edit: Edit): void {
+    const field = Array.from(
+      this.meta(edit.key)?.querySelectorAll<HTMLTextAreaElement>('textarea') ?? [],
+    ).find((t) => t.classList.contains('instruction') === edit.instruction);
+    if (field === undefined) return; // the item went away meanwhile
+    field.value = edit.value;
+    field.focus();
+    field.setSelectionRange(edit.start, edit.end);
   }
 
   /** A one-line text field that saves on change; Enter (without Shift) ends the edit. */

@@ -1,0 +1,99 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CollectedElement } from '../../../../../shared/src/toolbar-messages.js';
+import { ElementsView } from './elements-view.js';
+
+// Thumbnails and "locate" ask the worker; these rows have neither.
+vi.mock('../runtime.js', () => ({ send: vi.fn() }));
+
+const item = (key: string, deep = false): CollectedElement => ({
+  key,
+  kind: 'element',
+  selector: `#${key}`,
+  tag: 'div',
+  bounding_box: { x: 0, y: 0, width: 100, height: 40 },
+  page_url: 'https://example.test/',
+  created_at: '2026-11-26T00:00:00.000Z',
+  crop: null,
+  ...(deep
+    ? {
+        deep: {
+          instruction: 'Rebuild this',
+          element_count: 3,
+          resource_count: 1,
+          skipped_count: 0,
+          elapsed_ms: 5,
+        },
+      }
+    : {}),
+});
+
+/** The list in a closed shadow root, as the toolbar has it. */
+function list() {
+  const host = document.createElement('div');
+  document.body.append(host);
+  const root = host.attachShadow({ mode: 'closed' });
+  const el = document.createElement('div');
+  root.append(el);
+  const actions = { comment: vi.fn(), instruction: vi.fn(), remove: vi.fn() };
+  const view = new ElementsView(el, document.createElement('div'), actions, new AbortController().signal);
+  const field = (key: string, which: 'note' | 'instruction') =>
+    Array.from(el.querySelectorAll<HTMLTextAreaElement>(`.item[data-key="${key}"] textarea`)).find(
+      (t) => t.classList.contains('instruction') === (which === 'instruction'),
+    );
+  return { root, el, view, actions, field };
+}
+
+describe('ElementsView', () => {
+  afterEach(() => {
+    // happy-dom keeps a removed element as the document's focus, unlike a browser.
+    (document.activeElement as HTMLElement | null)?.blur();
+    document.body.replaceChildren();
+  });
+
+  it('keeps a note being typed when another capture lands and the list is drawn again', () => {
+    const { root, view, actions, field } = list();
+    view.render([item('a'), item('b')]);
+    const typing = field('b', 'note');
+    typing?.focus();
+    if (typing) typing.value = 'Primary call to';
+    typing?.setSelectionRange(8, 12);
+
+    view.render([item('a'), item('b'), item('c')]);
+
+    const again = field('b', 'note');
+    expect(again).not.toBe(typing);
+    expect(again?.value).toBe('Primary call to');
+    expect(root.activeElement).toBe(again);
+    expect([again?.selectionStart, again?.selectionEnd]).toEqual([8, 12]);
+    expect(field('a', 'note')?.value).toBe('');
+    // Not saved until the edit ends, as before.
+    expect(actions.comment).not.toHaveBeenCalled();
+  });
+
+  it('keeps an instruction being typed the same way, and nothing when no field has the focus', () => {
+    const { root, view, field } = list();
+    view.render([item('a', true)]);
+    const typing = field('a', 'instruction');
+    typing?.focus();
+    if (typing) typing.value = 'Rebuild this with the grid';
+    view.render([item('a', true), item('b')]);
+    expect(field('a', 'instruction')?.value).toBe('Rebuild this with the grid');
+    expect(root.activeElement).toBe(field('a', 'instruction'));
+
+    typing?.blur();
+    field('a', 'instruction')?.blur();
+    view.render([item('a', true)]);
+    expect(field('a', 'instruction')?.value).toBe('Rebuild this');
+    expect(root.activeElement).toBeNull();
+  });
+
+  it('drops an edit whose item went away meanwhile', () => {
+    const { root, view, field } = list();
+    view.render([item('a'), item('b')]);
+    field('b', 'note')?.focus();
+    view.render([item('a')]);
+    expect(field('b', 'note')).toBeUndefined();
+    expect(root.activeElement).toBeNull();
+  });
+});
