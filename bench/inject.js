@@ -19,7 +19,7 @@ import { openRawCdp, originCdpEvaluate, startDevtoolsMcp } from './baselines.js'
 import { cpuByRole, cpuPerCall } from './floor/cpu.js';
 import { floorContenders } from './floor/floor.js';
 import { call } from './harness.js';
-import { entry, round, timeIt, withBaseline } from './stats.js';
+import { entry, percentile, round, timeIt, withBaseline } from './stats.js';
 
 /**
  * Ours without the MCP layer: the same inject_script request the MCP server sends, straight to
@@ -28,8 +28,9 @@ import { entry, round, timeIt, withBaseline } from './stats.js';
  */
 async function directContender({ home, workspace, pageUrl, code }) {
   const { HostPool } = await import('../dist/node/mcp/src/bridge-client/host-pool.js');
-  const quiet = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
-  const pool = new HostPool({ home, workspace, logger: quiet, onEvent() {} });
+  const { createLogger } = await import('../dist/node/shared/src/node/logger.js');
+  const logger = createLogger({ component: 'bench', file: null, stderr: null });
+  const pool = new HostPool({ home, workspace, logger, onEvent() {} });
   const [host] = await pool.live();
   const params = {
     code_sha256: createHash('sha256').update(code).digest('hex'),
@@ -214,7 +215,7 @@ function pushFloorEntries(entries, samples, cpuSplit, oursEntry) {
   const split = cpuSplit === null ? {} : { cpu_split: cpuSplit };
   // Per layer, from p50s taken in turns: what the agent ↔ MCP server hop and the server add, and
   // what the host, the worker and the page take, ours and the floor's side by side.
-  const p50 = (key) => entry(key, 'ms', samples[key]).p50;
+  const p50 = (key) => percentile(samples[key], 50);
   const layer = (ours, floor) => ({ ours: ours === null ? null : round(ours), floor: round(floor) });
   const layers = {
     'agent ↔ MCP server (stdio, SDK, server)': layer(
