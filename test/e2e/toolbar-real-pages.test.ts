@@ -14,6 +14,7 @@ import {
   rectOfDeep,
   scrollSettled,
   sleep,
+  storedCollection,
 } from '../helpers/real-pages.js';
 import { clickMiddle, rectOf } from '../helpers/toolbar-driver.js';
 import {
@@ -151,6 +152,34 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
   it('crops the element, not the fixed navbar over it', () => cropsClearOfFixedNavbar(ctx()));
 
   it('shows no :hover in an area confirmed with Enter', () => showsNoHoverInAnArea(ctx()));
+
+  it('keeps Enter in a note for the note while the area tool has a rectangle drawn', async () => {
+    const worker = await env.serviceWorker();
+    const { page } = await openRealPage(open, '/real/agency');
+    const ui = await openToolbar(env.browser, page);
+    await ui.click('[data-mode="element"]');
+    await sleep(1_200); // the capture quota is free again after the mode button's click
+    const heading = await rectOf(page, 'h1, h2');
+    await page.mouse.move(heading.x + 10, heading.y + 5, { steps: 2 });
+    await sleep(500);
+    await page.mouse.down();
+    await page.mouse.up();
+    await lastElement(worker, page, 1);
+    await ui.click('[data-mode="area"]');
+    await page.mouse.move(40, 300);
+    await page.mouse.down();
+    await page.mouse.move(300, 450, { steps: 5 });
+    await page.mouse.up();
+    await ui.click('.list .item textarea', 0);
+    await page.keyboard.type('Heading as is');
+    await page.keyboard.press('Enter');
+    await ui.waitForStatus(/^Note saved/);
+    // The Enter went to the note: the drawn area was not captured.
+    await sleep(1_500);
+    const stored = await storedCollection(worker, page.url());
+    expect(stored?.elements.map((e) => [e.kind, e.comment ?? null])).toEqual([['element', 'Heading as is']]);
+    await ui.detach();
+  });
 
   it('takes the base font size from the body text, not from a picked logo span', async () => {
     const { page } = await openRealPage(open, '/real/agency');

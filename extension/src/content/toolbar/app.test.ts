@@ -168,6 +168,23 @@ describe('toolbar controller', () => {
     expect(confirm).toHaveBeenCalledTimes(1);
   });
 
+  it('leaves Enter typed in a field to the field while a tool is on, in the toolbar or the page', async () => {
+    button('alpha').click();
+    await settle();
+    const note = document.createElement('textarea');
+    shadow.querySelector('.panel')?.append(note);
+    note.focus();
+    note.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    const search = document.createElement('input');
+    document.body.append(search);
+    search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    expect(confirm).not.toHaveBeenCalled();
+    note.blur();
+    key('Enter');
+    expect(confirm).toHaveBeenCalledTimes(1);
+    search.remove();
+  });
+
   it('takes mode shortcuts inside the toolbar, but not while typing or with modifiers', async () => {
     const panel = shadow.querySelector('.panel');
     panel?.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', bubbles: true, composed: true }));

@@ -216,14 +216,23 @@ export class ToolbarApp {
 
   // ── keyboard ───────────────────────────────────────────────────────────────────────────────
 
-  private onPanelKey(e: KeyboardEvent): void {
+  /**
+   * A key typed into a field (the toolbar's note, instruction or idea picker, or the page's own):
+   * the field's, never a shortcut or a tool's Enter. Outside the toolbar's closed shadow root the
+   * event is retargeted to its host, so the root's focused element says which field it was.
+   */
+  private inField(e: KeyboardEvent): boolean {
     const target = e.composedPath()[0];
-    if (
-      target instanceof HTMLTextAreaElement ||
-      target instanceof HTMLSelectElement ||
-      target instanceof HTMLInputElement
-    )
-      return;
+    const focused = target === this.ui.host ? this.ui.shadow.activeElement : target;
+    return (
+      focused instanceof HTMLTextAreaElement ||
+      focused instanceof HTMLSelectElement ||
+      focused instanceof HTMLInputElement
+    );
+  }
+
+  private onPanelKey(e: KeyboardEvent): void {
+    if (this.inField(e)) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const mode = MODES.find((m) => m.key === e.key.toLowerCase());
     if (mode) {
@@ -240,7 +249,8 @@ export class ToolbarApp {
       e.preventDefault();
       e.stopImmediatePropagation();
       this.stop();
-    } else if (e.key === 'Enter' && active.session?.confirm) {
+    } else if (e.key === 'Enter' && active.session?.confirm && !this.inField(e)) {
+      // Enter in a note ends the note, even while the tool that captured its item is still on.
       e.preventDefault();
       e.stopImmediatePropagation();
       active.session.confirm();
