@@ -67,12 +67,19 @@ describe('ElementsView', () => {
     expect(root.activeElement).toBe(again);
     expect([again?.selectionStart, again?.selectionEnd]).toEqual([8, 12]);
     expect(field('a', 'note')?.value).toBe('');
-    // Not saved until the edit ends, as before.
+    // Saved when the edit ends, text carried over included; once, and not for an untouched field.
     expect(actions.comment).not.toHaveBeenCalled();
+    again?.blur();
+    expect(actions.comment).toHaveBeenCalledExactlyOnceWith('b', 'Primary call to');
+    again?.focus();
+    again?.blur();
+    field('a', 'note')?.focus();
+    field('a', 'note')?.blur();
+    expect(actions.comment).toHaveBeenCalledOnce();
   });
 
   it('keeps an instruction being typed the same way, and nothing when no field has the focus', () => {
-    const { root, view, field } = list();
+    const { root, view, actions, field } = list();
     view.render([item('a', true)]);
     const typing = field('a', 'instruction');
     typing?.focus();
@@ -81,8 +88,8 @@ describe('ElementsView', () => {
     expect(field('a', 'instruction')?.value).toBe('Rebuild this with the grid');
     expect(root.activeElement).toBe(field('a', 'instruction'));
 
-    typing?.blur();
     field('a', 'instruction')?.blur();
+    expect(actions.instruction).toHaveBeenCalledExactlyOnceWith('a', 'Rebuild this with the grid');
     view.render([item('a', true)]);
     expect(field('a', 'instruction')?.value).toBe('Rebuild this');
     expect(root.activeElement).toBeNull();

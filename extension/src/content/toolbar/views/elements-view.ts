@@ -167,12 +167,25 @@ export class ElementsView {
     field.setSelectionRange(edit.start, edit.end);
   }
 
-  /** A one-line text field that saves on change; Enter (without Shift) ends the edit. */
+  /**
+   * A one-line text field that saves when its edit ends (it loses the focus; Enter without Shift
+   * ends it) with a text other than the one last saved. Not on `change`: a field drawn again in the
+   * middle of an edit gets the typed text back programmatically (`resume`), which `change` ignores.
+   */
   private field(value: string, placeholder: string, label: string, save: (text: string) => void) {
     const signal = this.signal;
     const field = h('textarea', { rows: 1, placeholder, 'aria-label': label });
     field.value = value;
-    field.addEventListener('change', () => save(field.value), { signal });
+    let saved = value;
+    field.addEventListener(
+      'blur',
+      () => {
+        if (field.value === saved) return;
+        saved = field.value;
+        save(saved);
+      },
+      { signal },
+    );
     field.addEventListener(
       'keydown',
       (e) => {
