@@ -182,6 +182,13 @@ describe('toolbar controller', () => {
     note.blur();
     key('Enter');
     expect(confirm).toHaveBeenCalledTimes(1);
+    // A checkbox just clicked (deep capture off) keeps the focus: Enter still captures.
+    const toggle = document.createElement('input');
+    toggle.type = 'checkbox';
+    shadow.querySelector('.panel')?.append(toggle);
+    toggle.focus();
+    toggle.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    expect(confirm).toHaveBeenCalledTimes(2);
     search.remove();
   });
 

@@ -217,22 +217,22 @@ export class ToolbarApp {
   // ── keyboard ───────────────────────────────────────────────────────────────────────────────
 
   /**
-   * A key typed into a field (the toolbar's note, instruction or idea picker, or the page's own):
-   * the field's, never a shortcut or a tool's Enter. Outside the toolbar's closed shadow root the
-   * event is retargeted to its host, so the root's focused element says which field it was.
+   * Where a key went. The toolbar's shadow root is closed, so outside it (the window's listener)
+   * the event is retargeted to the host: then the root's focused element is the one.
    */
-  private inField(e: KeyboardEvent): boolean {
-    const target = e.composedPath()[0];
-    const focused = target === this.ui.host ? this.ui.shadow.activeElement : target;
-    return (
-      focused instanceof HTMLTextAreaElement ||
-      focused instanceof HTMLSelectElement ||
-      focused instanceof HTMLInputElement
-    );
+  private keyTarget(e: KeyboardEvent): EventTarget | null {
+    const target = e.composedPath()[0] ?? null;
+    return target === this.ui.host ? this.ui.shadow.activeElement : target;
   }
 
   private onPanelKey(e: KeyboardEvent): void {
-    if (this.inField(e)) return;
+    const target = this.keyTarget(e);
+    if (
+      target instanceof HTMLTextAreaElement ||
+      target instanceof HTMLSelectElement ||
+      target instanceof HTMLInputElement
+    )
+      return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const mode = MODES.find((m) => m.key === e.key.toLowerCase());
     if (mode) {
@@ -249,13 +249,34 @@ export class ToolbarApp {
       e.preventDefault();
       e.stopImmediatePropagation();
       this.stop();
-    } else if (e.key === 'Enter' && active.session?.confirm && !this.inField(e)) {
+    } else if (e.key === 'Enter' && active.session?.confirm && !takesText(this.keyTarget(e))) {
       // Enter in a note ends the note, even while the tool that captured its item is still on.
       e.preventDefault();
       e.stopImmediatePropagation();
       active.session.confirm();
     }
   }
+}
+
+/** Inputs where Enter is not the text's (a checkbox just clicked keeps the focus, for one). */
+const NOT_TEXT = new Set([
+  'checkbox',
+  'radio',
+  'button',
+  'submit',
+  'reset',
+  'range',
+  'color',
+  'file',
+  'image',
+]);
+
+/** A field Enter belongs to (a note, a search box), in the toolbar or the page. */
+function takesText(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLTextAreaElement ||
+    (target instanceof HTMLInputElement && !NOT_TEXT.has(target.type))
+  );
 }
 
 const viewportSize = () => ({ width: window.innerWidth, height: window.innerHeight });
