@@ -99,8 +99,18 @@ describe('designer toolbar on the demo page', () => {
     await page.mouse.move(300, 260, { steps: 5 });
     await page.mouse.move(420, 330, { steps: 5 });
     await page.mouse.up();
+    // The designer confirms and reaches for the first item's note while the capture runs.
+    const note = await ui.center('.list .item textarea', 0);
     await page.keyboard.press('Enter');
+    await page.mouse.move(note.x, note.y, { steps: 2 });
+    const reached = await ui.boxOf('.list .item textarea', 0);
     await ui.waitForCount('.list .item .thumb', 3);
+    // Its deep capture done, the tool turns off; its options row goes only once the pointer has
+    // left the panel, so nothing under the pointer moved meanwhile.
+    await ui.waitForStatus(/^Deep-captured /);
+    await ui.waitForCount('.modes [aria-pressed="true"]', 0);
+    expect(await ui.boxOf('.list .item textarea', 0)).toEqual(reached);
+    expect(await ui.count('.options[hidden]')).toBe(0);
   });
 
   it('adds a note to an element', async () => {
@@ -108,6 +118,8 @@ describe('designer toolbar on the demo page', () => {
     await page.keyboard.type('Primary call to action: keep this contrast');
     await page.keyboard.press('Enter');
     await ui.waitForStatus(/^Note saved/);
+    await page.mouse.move(20, 20);
+    await ui.waitForCount('.options[hidden]', 1);
   });
 
   it('saves into the idea folder: session, crops, merged view and DTCG tokens', async () => {

@@ -71,7 +71,9 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .options input[type="text"] { flex: 1; min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; background: var(--bg2); user-select: text; }
 .options input[disabled] { opacity: .5; }
 .body { overflow: auto; display: flex; flex-direction: column; }
-.status { padding: 6px 12px; color: var(--fg2); min-height: 28px; border-bottom: 1px solid var(--line); }
+/* Two lines high, its progress bar over the bottom padding: most statuses then change no height, so the list under
+   it does not move while the designer reaches for it. */
+.status { position: relative; padding: 6px 12px; color: var(--fg2); min-height: 2.8em; border-bottom: 1px solid var(--line); }
 .status.error { color: var(--danger); }
 .status.ok { color: var(--ok); }
 .status .link { all: unset; cursor: pointer; color: var(--accent); text-decoration: underline; font-weight: 600; }
@@ -123,6 +125,6 @@ select.role { border: 1px solid var(--line); border-radius: 6px; background: var
 .area-bar .btn { padding: 4px 8px; font-size: 11px; }
 .flash { position: fixed; pointer-events: none; border: 3px solid #f43f5e; border-radius: 4px; animation: flash 900ms ease-out forwards; }
 @keyframes flash { 0% { opacity: 1; box-shadow: 0 0 0 6px rgba(244, 63, 94, .35); } 100% { opacity: 0; box-shadow: 0 0 0 0 rgba(244, 63, 94, 0); } }
-.progress { height: 3px; background: var(--bg2); border-radius: 2px; overflow: hidden; margin-top: 4px; }
+.progress { position: absolute; left: 12px; right: 12px; bottom: 2px; height: 3px; background: var(--bg2); border-radius: 2px; overflow: hidden; }
 .progress > div { height: 100%; background: var(--accent); width: 0; transition: width 120ms; }
 `;

@@ -22,10 +22,12 @@ export class DeepOptions {
   });
   private readonly chosen = new Map<string, boolean>();
   private mode: ToolbarMode | null = null;
+  /** The row is blank, keeping its place until the pointer leaves the panel. */
+  private leaving = false;
 
   constructor(
     private readonly el: HTMLElement,
-    signal: AbortSignal,
+    private readonly signal: AbortSignal,
   ) {
     const label = h(
       'label',
@@ -48,10 +50,44 @@ export class DeepOptions {
   /** Shows the options of the mode now on; hidden for a mode without them (or none). */
   show(mode: ToolbarMode | null): void {
     this.mode = mode?.deepCapture ? mode : null;
-    this.el.hidden = this.mode === null;
-    if (this.mode === null) return;
+    if (this.mode === null) {
+      this.hide();
+      return;
+    }
+    this.el.hidden = false;
+    this.el.style.visibility = '';
     this.toggle.checked = this.isOn(this.mode);
     this.instruction.disabled = !this.toggle.checked;
+  }
+
+  /**
+   * Hidden at once, unless the pointer is in the panel. A tool finishes on its own once its capture
+   * is stored, and the row's height going then would move everything under it just as the designer
+   * reaches for it (a click meant for a note could land on another item's Remove). So the row
+   * stays, blank, until the pointer leaves the panel, as a browser's tab strip keeps its tabs'
+   * width after one is closed.
+   */
+  private hide(): void {
+    if (this.el.hidden) return;
+    const panel = this.el.closest('.panel');
+    if (!panel?.matches(':hover')) {
+      this.el.hidden = true;
+      this.el.style.visibility = '';
+      return;
+    }
+    this.el.style.visibility = 'hidden';
+    if (this.leaving) return;
+    this.leaving = true;
+    panel.addEventListener(
+      'pointerleave',
+      () => {
+        this.leaving = false;
+        if (this.mode !== null) return;
+        this.el.hidden = true;
+        this.el.style.visibility = '';
+      },
+      { once: true, signal: this.signal },
+    );
   }
 
   isOn(mode: ToolbarMode): boolean {
