@@ -1,4 +1,6 @@
-import { type Node, parse } from 'acorn';
+import { parse } from 'acorn';
+import { type AnyNode, asNode, childNodes, FUNCTION_NODES, nodeList } from './ast.js';
+import { keepable } from './keepable.js';
 
 /**
  * Makes a script's completion value observable without `eval` (which a strict page CSP forbids in
@@ -24,28 +26,24 @@ export interface SourceLocation {
 }
 
 export type InstrumentResult =
-  | { ok: true; code: string; topLevelAwait: boolean }
+  | {
+      ok: true;
+      code: string;
+      topLevelAwait: boolean;
+      /** The code may run as a function body the page keeps (see `keepable`). */
+      keepable: boolean;
+    }
   | { ok: false; message: string; location: SourceLocation | null };
 
 /** Names inside the async wrapper; unlikely enough that the agent's code never declares them. */
 const TLA_SLOT = '__xipeSlot';
 const TLA_VALUE = '__xipeValue';
 
-const FUNCTION_NODES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
-
 /** Whether an `await` (or `for await`) sits in the script itself, outside every function. */
 function hasTopLevelAwait(node: AnyNode): boolean {
   if (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await === true)) return true;
   if (FUNCTION_NODES.has(node.type)) return false;
-  for (const value of Object.values(node)) {
-    if (Array.isArray(value)) {
-      if (nodeList(value).some(hasTopLevelAwait)) return true;
-    } else {
-      const child = asNode(value);
-      if (child !== null && hasTopLevelAwait(child)) return true;
-    }
-  }
-  return false;
+  return childNodes(node).some(hasTopLevelAwait);
 }
 
 type Parsed =
@@ -78,18 +76,6 @@ interface Insertion {
   text: string;
   /** Closers sort before openers at the same offset. */
   closer: boolean;
-}
-
-type AnyNode = Node & Record<string, unknown>;
-
-function asNode(value: unknown): AnyNode | null {
-  return value !== null && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string'
-    ? (value as AnyNode)
-    : null;
-}
-
-function nodeList(value: unknown): AnyNode[] {
-  return Array.isArray(value) ? value.flatMap((item) => asNode(item) ?? []) : [];
 }
 
 const COMPOUND = new Set([
@@ -197,10 +183,11 @@ export function instrumentCompletion(source: string, slot: string): InstrumentRe
     last = insertion.pos;
   }
   out += code.slice(last);
-  if (!topLevelAwait) return { ok: true, code: out, topLevelAwait };
+  const keep = keepable(program, topLevelAwait);
+  if (!topLevelAwait) return { ok: true, code: out, topLevelAwait, keepable: keep };
   // One line: the wrapper's head sits before the code's first character, its tail after a newline
   // (a trailing line comment must not swallow it), so the code keeps its line numbers.
   const head = `${slot}.v=(async(${TLA_SLOT})=>{let ${TLA_VALUE};try{`;
   const tail = `\n}catch(e){${TLA_SLOT}.fail(e);return}return ${TLA_VALUE}})(${slot});`;
-  return { ok: true, code: `${head}${out}${tail}`, topLevelAwait };
+  return { ok: true, code: `${head}${out}${tail}`, topLevelAwait, keepable: keep };
 }

@@ -31,8 +31,33 @@ export type PageReport = z.infer<typeof PageReport>;
 /** The `//# sourceURL` of injected code, so stack frames of the agent's code are recognisable. */
 export const INJECTED_SOURCE_URL = 'x-ipe-inject.js';
 
+/** The `//# sourceURL` of the page runtime and of the short script that calls a kept function. */
+export const RUNTIME_SOURCE_URL = 'x-ipe-runtime.js';
+
 /** What the one-script form answers on a page without the registry (none of the code ran). */
 export const NO_RUNTIME = 'xipe:no-runtime';
+
+/** What `call(id)` answers when the page does not keep that function (none of the code ran). */
+export const NOT_KEPT = 'xipe:not-kept';
+
+/**
+ * How a registry keeps functions: the runtime's sourceURL, and the most functions and code
+ * characters it keeps (the least recently used go first; the newest always stays).
+ */
+export interface KeptConfig {
+  runtimeUrl: string;
+  maxFunctions: number;
+  maxChars: number;
+}
+
+/** Longer code is never kept: it goes as a script every call. */
+export const KEPT_MAX_CHARS = 8 * 1024 * 1024;
+
+export const KEPT_CONFIG: KeptConfig = {
+  runtimeUrl: RUNTIME_SOURCE_URL,
+  maxFunctions: 16,
+  maxChars: KEPT_MAX_CHARS,
+};
 
 /** The name of the error `open()` throws in a dry run: the code parsed, and none of it ran. */
 export const DRY_RUN = 'XipeDryRun';
@@ -59,6 +84,13 @@ export const DRY_RUN = 'XipeDryRun';
  * the same code, whose `open()` then throws DRY_RUN before any of the agent's code runs.
  * `calls[callId]` finds that slot again from a later injection (`report()`).
  *
+ * Kept functions: code that runs the same as a function body (`keepable`) goes in once as a
+ * function the registry keeps (`keep(id, chars, fn)`, which also calls it), and a repeated call is
+ * a short script, `call(id)`: the page neither receives nor compiles the text again. NOT_KEPT
+ * when the page has no such function (evicted, or a new document). The frames of that machinery
+ * under the agent's own (the runtime's and the defining or calling script's first line) are cut
+ * from reported stacks, so a kept call reports what the script form would.
+ *
  * With `code` set (scripting fallback) it runs the code itself with indirect eval and returns the
  * outcome; `eval_blocked` when the page CSP forbids eval.
  *
@@ -77,6 +109,7 @@ export function pageRuntime(
   code: string | null,
   lineOffset: number,
   sourceUrl: string,
+  keeping: KeptConfig | null,
 ): unknown {
   type ErrorInfo = { name: string; message: string; stack?: string; line?: number; column?: number };
   type Outcome =
@@ -100,15 +133,19 @@ export function pageRuntime(
     opened: number;
     begin(callId: string, lineOffset: number, listen: boolean): Slot;
     open(lineOffset: number): Slot;
+    /** Kept functions by id, least recently used first, with their code's length. */
+    kept: Map<string, { fn: () => unknown; chars: number }>;
+    keep(id: string, chars: number, fn: () => unknown): unknown;
+    call(id: string): unknown;
   }
   const g = globalThis as unknown as Record<string, unknown>;
   const installed = g[registryName] as Registry | undefined;
   // Already installed by an earlier call: the setup has nothing to do.
   if (installed !== undefined && callId === null) return undefined;
 
+  const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const locate = (info: ErrorInfo, stack: string, lineOffset: number): ErrorInfo => {
-    const escaped = sourceUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const match = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(stack);
+    const match = new RegExp(`${escapeRegExp(sourceUrl)}:(\\d+):(\\d+)`).exec(stack);
     if (match !== null) {
       const line = Number(match[1]) - lineOffset;
       if (line >= 1) {
@@ -119,10 +156,23 @@ export function pageRuntime(
     return info;
   };
 
+  /** The registry's frame that called a kept function: it and what called it are ours. */
+  const keptEntry =
+    keeping === null
+      ? null
+      : new RegExp(`^\\s+at \\S+\\.(?:keep|call) \\(${escapeRegExp(keeping.runtimeUrl)}:`);
+  /** The stack without the frames under the agent's code that only a kept call has. */
+  const withoutOwnFrames = (stack: string): string => {
+    if (keptEntry === null) return stack;
+    const lines = stack.split('\n');
+    const cut = lines.findIndex((line) => keptEntry.test(line));
+    return cut < 0 ? stack : lines.slice(0, cut).join('\n');
+  };
+
   const describeError = (err: unknown, lineOffset: number): ErrorInfo => {
     if (err instanceof Error || (err !== null && typeof err === 'object' && 'message' in err)) {
       const e = err as { name?: unknown; message?: unknown; stack?: unknown };
-      const stack = typeof e.stack === 'string' ? e.stack.slice(0, 4000) : undefined;
+      const stack = typeof e.stack === 'string' ? withoutOwnFrames(e.stack).slice(0, 4000) : undefined;
       const info: ErrorInfo = {
         name: typeof e.name === 'string' ? e.name : 'Error',
         message: typeof e.message === 'string' ? e.message : String(e.message),
@@ -324,6 +374,30 @@ export function pageRuntime(
       registry.calls[id] = slot;
       registry.current = slot;
       return slot;
+    },
+    kept: new Map(),
+    keep(id: string, chars: number, fn: () => unknown): unknown {
+      const kept = registry.kept;
+      const limits = keeping ?? { maxFunctions: 1, maxChars: 0 };
+      kept.delete(id);
+      kept.set(id, { fn, chars });
+      let total = 0;
+      for (const entry of kept.values()) total += entry.chars;
+      for (const [oldest, entry] of kept) {
+        if (kept.size <= 1 || (kept.size <= limits.maxFunctions && total <= limits.maxChars)) break;
+        kept.delete(oldest);
+        total -= entry.chars;
+      }
+      return fn();
+    },
+    call(id: string): unknown {
+      const entry = registry.kept.get(id);
+      if (entry === undefined) return 'xipe:not-kept'; // NOT_KEPT
+      registry.kept.delete(id);
+      registry.kept.set(id, entry);
+      // Called bare, as `keep` calls it: `this` is the global object, as in a script.
+      const fn = entry.fn;
+      return fn();
     },
   };
   if (installed === undefined) {

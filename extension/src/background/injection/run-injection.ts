@@ -7,11 +7,15 @@ import { LruCache } from './lru-cache.js';
 import {
   DRY_RUN,
   INJECTED_SOURCE_URL,
+  KEPT_CONFIG,
+  KEPT_MAX_CHARS,
   NO_RUNTIME,
+  NOT_KEPT,
   type PageError,
   PageOutcome,
   PageReport,
   pageRuntime,
+  RUNTIME_SOURCE_URL,
 } from './page-runtime.js';
 
 /**
@@ -72,7 +76,7 @@ const REGISTRY = `__xipeInject_${Array.from(crypto.getRandomValues(new Uint8Arra
 ).join('')}`;
 const CURRENT_SLOT = `globalThis.${REGISTRY}.current`;
 /** Installs the registry in the page (or returns at once): the same text every call. */
-const RUNTIME_SETUP = `(${pageRuntime.toString()})(${JSON.stringify(REGISTRY)}, null, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)});`;
+const RUNTIME_SETUP = `(${pageRuntime.toString()})(${JSON.stringify(REGISTRY)}, null, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)}, ${JSON.stringify(KEPT_CONFIG)});\n//# sourceURL=${RUNTIME_SOURCE_URL}`;
 /** The one-script form's first line: NO_RUNTIME on a page without the registry, else a slot opened. */
 const OPEN = `if (!globalThis.${REGISTRY}) ${JSON.stringify(NO_RUNTIME)}; else { try { globalThis.${REGISTRY}.open(${BODY_LINE_OFFSET});`;
 const SOURCE_URL_TAIL = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
@@ -81,8 +85,24 @@ let lastCallId = 0;
 /** What the agent's code becomes for userScripts: the rewrite (or why it failed) and the text to inject. */
 interface PreparedCode {
   instrumented: InstrumentResult;
+  /** The script form: runs the code as a script, every call. */
   body: string;
+  /** For code that may run as a function body: the page keeps it, and a call names it. */
+  kept: KeptScript | null;
 }
+
+/**
+ * The kept form of a script: `define` (the code as a function the registry keeps and calls; its
+ * lines are the script form's) and `call` (a short script calling it again). `tabs`: where this
+ * worker defined it, so a call there tries `call` first (a navigation or an eviction since costs
+ * one short round trip: NO_RUNTIME or NOT_KEPT, nothing ran).
+ */
+interface KeptScript {
+  define: string;
+  call: string;
+  tabs: Set<number>;
+}
+let lastKeptId = 0;
 
 /**
  * Agents run the same files again and again: the rewrite of recent scripts is kept (keyed by the
@@ -108,8 +128,17 @@ function prepare(code: string): PreparedCode {
   const body = instrumented.ok
     ? `${OPEN}\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\n${CURRENT_SLOT}.finish(); }${SOURCE_URL_TAIL}`
     : `undefined; try {\n${neutralizeHashbang(code)}\n} catch (e) { ${CURRENT_SLOT}.fail(e); undefined } finally { ${CURRENT_SLOT}.ran = true }${SOURCE_URL_TAIL}`;
-  const result = { instrumented, body };
-  prepared.set(code, result, code.length + body.length);
+  let kept: KeptScript | null = null;
+  if (instrumented.ok && instrumented.keepable && code.length <= KEPT_MAX_CHARS) {
+    const id = JSON.stringify(`k${++lastKeptId}`);
+    kept = {
+      define: `if (!globalThis.${REGISTRY}) ${JSON.stringify(NO_RUNTIME)}; else globalThis.${REGISTRY}.keep(${id}, ${code.length}, function () { try { globalThis.${REGISTRY}.open(${BODY_LINE_OFFSET});\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\nreturn ${CURRENT_SLOT}.finish(); });${SOURCE_URL_TAIL}`,
+      call: `globalThis.${REGISTRY} ? globalThis.${REGISTRY}.call(${id}) : ${JSON.stringify(NO_RUNTIME)};\n//# sourceURL=${RUNTIME_SOURCE_URL}`,
+      tabs: new Set(),
+    };
+  }
+  const result = { instrumented, body, kept };
+  prepared.set(code, result, code.length + body.length + (kept?.define.length ?? 0));
   return result;
 }
 
@@ -160,7 +189,7 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
   lastCallId += 1;
   const callId = String(lastCallId);
   const world = request.world === 'main' ? 'MAIN' : 'USER_SCRIPT';
-  const { instrumented, body } = prepare(request.code);
+  const { instrumented, body, kept } = prepare(request.code);
 
   const execute = async (code: string | readonly string[], first = false): Promise<unknown> => {
     const sources = (typeof code === 'string' ? [code] : code).map((text) => ({ code: text }));
@@ -199,8 +228,8 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
     );
   let result: unknown;
   if (instrumented.ok) {
-    let answer = await execute(body, true);
-    if (answer === NO_RUNTIME) answer = await execute([RUNTIME_SETUP, body]);
+    const answer =
+      kept === null ? await runScript(execute, body) : await runKept(execute, kept, request.tabId);
     const outcome = PageOutcome.safeParse(answer);
     if (outcome.success) return fromOutcome(outcome.data);
     // No outcome: V8 rejected the code (then nothing ran), or the page went away while it ran.
@@ -256,6 +285,36 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
   return result;
 }
 
+type Execute = (code: string | readonly string[], first?: boolean) => Promise<unknown>;
+
+/** The script form: one script, or the runtime and it on a page without the registry. */
+async function runScript(execute: Execute, body: string): Promise<unknown> {
+  const answer = await execute(body, true);
+  return answer === NO_RUNTIME ? execute([RUNTIME_SETUP, body]) : answer;
+}
+
+/**
+ * The kept form: a call where this worker defined the function, else (or when the page answers
+ * that it has no registry or no such function, having run nothing) the definition, which runs it.
+ */
+async function runKept(execute: Execute, kept: KeptScript, tabId: number): Promise<unknown> {
+  let first = true;
+  let define: string | readonly string[] = kept.define;
+  if (kept.tabs.has(tabId)) {
+    const answer = await execute(kept.call, true);
+    if (answer !== NO_RUNTIME && answer !== NOT_KEPT) return answer;
+    kept.tabs.delete(tabId);
+    first = false;
+    if (answer === NO_RUNTIME) define = [RUNTIME_SETUP, kept.define];
+  }
+  let answer = await execute(define, first);
+  if (answer === NO_RUNTIME) answer = await execute([RUNTIME_SETUP, kept.define]);
+  // Only a hint (closed tabs leave their ids): bounded.
+  if (kept.tabs.size >= 64) kept.tabs.clear();
+  kept.tabs.add(tabId);
+  return answer;
+}
+
 async function viaScripting(request: InjectionRequest): Promise<unknown> {
   if (request.world === 'isolated') {
     throw new XipeError(
@@ -275,7 +334,7 @@ async function viaScripting(request: InjectionRequest): Promise<unknown> {
       world: 'MAIN',
       injectImmediately: true,
       func: pageRuntime,
-      args: [REGISTRY, String(++lastCallId), `${code}${SOURCE_URL_TAIL}`, 0, INJECTED_SOURCE_URL],
+      args: [REGISTRY, String(++lastCallId), `${code}${SOURCE_URL_TAIL}`, 0, INJECTED_SOURCE_URL, null],
     });
   } catch (err) {
     throw mapApiError(err, request.tabId);

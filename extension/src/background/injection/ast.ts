@@ -1,0 +1,38 @@
+import type { Node } from 'acorn';
+
+/** An acorn node with its fields reachable by name (acorn's types list only the common ones). */
+export type AnyNode = Node & Record<string, unknown>;
+
+export const FUNCTION_NODES = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+]);
+
+export function asNode(value: unknown): AnyNode | null {
+  return value !== null && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string'
+    ? (value as AnyNode)
+    : null;
+}
+
+export function nodeList(value: unknown): AnyNode[] {
+  return Array.isArray(value) ? value.flatMap((item) => asNode(item) ?? []) : [];
+}
+
+/** The node's child nodes, in source order. */
+export function childNodes(node: AnyNode): AnyNode[] {
+  const out: AnyNode[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'type' || key === 'start' || key === 'end') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        const child = asNode(item);
+        if (child !== null) out.push(child);
+      }
+    } else {
+      const child = asNode(value);
+      if (child !== null) out.push(child);
+    }
+  }
+  return out;
+}
