@@ -108,6 +108,11 @@ export async function benchInject24k({ b, mcp, workspace, pageUrl, dir, entries,
     if (first || i === 0) fs.writeFileSync(file, text('ours', i));
     files.push(file);
   }
+  // The same script in its script form (a leading `var` keeps the page from keeping it as a
+  // function, run-injection.ts): what a repeat costs when the page receives and compiles its
+  // text every call.
+  const scriptForm = first ? null : path.join(dir, 'script-24k-script-form.js');
+  if (scriptForm !== null) fs.writeFileSync(scriptForm, `var scriptForm; ${text('ours', 0)}`);
 
   let lastText = '';
   const raw = await openRawCdp(b.browserURL, pageUrl);
@@ -124,6 +129,11 @@ export async function benchInject24k({ b, mcp, workspace, pageUrl, dir, entries,
           const { res } = await call(mcp.client, 'inject_script', { file_path: files[i], ...target });
           lastText = res.content[0].text;
         },
+        ...(scriptForm === null
+          ? {}
+          : {
+              ours_script_form: () => call(mcp.client, 'inject_script', { file_path: scriptForm, ...target }),
+            }),
         origin: (i) => originCdpEvaluate(b.browserURL, pageUrl, text('origin', i)),
         raw: (i) => raw.evaluate(text('raw', i)),
         ...(direct === null ? {} : { ours_direct: direct.run }),
@@ -185,6 +195,16 @@ export async function benchInject24k({ b, mcp, workspace, pageUrl, dir, entries,
     });
   } finally {
     await devtools.close();
+  }
+  if (scriptForm !== null) {
+    entries.push({
+      ...withBaseline(
+        { ...oursEntry, name: `${name}_vs_script_form` },
+        'the same script in its script form (text sent and compiled every call)',
+        samples.ours_script_form,
+      ),
+      target: 'information (the page keeps a repeated script as a function)',
+    });
   }
   if (bare !== null) pushFloorEntries(entries, samples, cpuSplit, oursEntry);
   entries.push({

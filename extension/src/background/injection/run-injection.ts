@@ -33,7 +33,10 @@ import {
  *   nothing and goes again after the runtime's setup), then runs the agent's code, rewritten by
  *   `instrumentCompletion` so its completion value lands in the slot, inside try/catch, ending
  *   with `slot.finish()` — our own outcome (a promise of it when the value is a thenable, which
- *   Chrome awaits), which Chrome returns. A script that does not parse never runs; acorn reports
+ *   Chrome awaits), which Chrome returns. Code that runs the same as a function body (`keepable`)
+ *   goes in as that function instead, which the page runtime keeps and calls (`keep`); a repeat
+ *   in that tab is a short script naming it (`call`), so the page neither receives nor compiles
+ *   the text again; NOT_KEPT or NO_RUNTIME (nothing ran) sends the definition again. A script that does not parse never runs; acorn reports
  *   it before injecting. When no outcome comes back (V8 rejected what acorn accepted, or the page
  *   went away), a dry run tells which: three scripts, the runtime, a slot whose `error` listener
  *   catches a SyntaxError, and the same script, whose first statement then stops it before any of
