@@ -55,7 +55,7 @@ describe('inject_script, the same file again', () => {
         error: 'SCRIPT_ERROR',
         details: { kind: 'throw', name: 'RangeError', line: 1, column: 29 },
       });
-      expect(asScript.details.stack).toMatch(
+      expect((asScript.details as { stack?: string }).stack).toMatch(
         /^RangeError: again\n\s+at thrower \(x-ipe-inject\.js:2:29\)\n\s+at x-ipe-inject\.js:4:\d+$/,
       );
       for (const body of calls) expect(body).toEqual(asScript);
@@ -105,6 +105,30 @@ describe('inject_script, the same file again', () => {
     }
     expect((await run(count, tab)).body.returnValue).toBe('5');
     expect((await run(count, tab)).body.returnValue).toBe('6');
+    await page.close();
+  });
+
+  it("does not let the page list or read a kept script's text through the runtime", async () => {
+    const page = await env.openPage('/plain?secret');
+    const file = script('/* kept-secret-7f3a */ document.title.length');
+    await run(file, { url_contains: '/plain?secret' });
+    await run(file, { url_contains: '/plain?secret' });
+    const seen = await page.evaluate(() => {
+      const texts: string[] = [];
+      for (const name of Object.getOwnPropertyNames(globalThis)) {
+        if (!name.startsWith('__xipeInject_')) continue;
+        const registry = (globalThis as unknown as Record<string, Record<string, unknown>>)[name] ?? {};
+        for (const key of Object.getOwnPropertyNames(registry)) {
+          const value = registry[key];
+          texts.push(key, typeof value === 'function' ? value.toString() : (JSON.stringify(value) ?? ''));
+          if (value instanceof Map)
+            for (const entry of value.values()) texts.push(String(entry?.fn ?? entry));
+        }
+      }
+      return texts.join('\n');
+    });
+    expect(seen).toContain('keptIds'); // the registry was found
+    expect(seen).not.toContain('kept-secret-7f3a');
     await page.close();
   });
 

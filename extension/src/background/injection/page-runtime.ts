@@ -87,9 +87,11 @@ export const DRY_RUN = 'XipeDryRun';
  * Kept functions: code that runs the same as a function body (`keepable`) goes in once as a
  * function the registry keeps (`keep(id, chars, fn)`, which also calls it), and a repeated call is
  * a short script, `call(id)`: the page neither receives nor compiles the text again. NOT_KEPT
- * when the page has no such function (evicted, or a new document). The frames of that machinery
- * under the agent's own (the runtime's and the defining or calling script's first line) are cut
- * from reported stacks, so a kept call reports what the script form would.
+ * when the page has no such function (evicted, or a new document). The functions are held in this
+ * closure, not on the registry, so the page's own code cannot list them or read their text.
+ * Reported stacks end above the registry's `keep` or `call` frame: what is under it (that frame,
+ * and the script that defined or called the function) is ours, so a kept call reports the stack
+ * the script form would.
  *
  * With `code` set (scripting fallback) it runs the code itself with indirect eval and returns the
  * outcome; `eval_blocked` when the page CSP forbids eval.
@@ -133,9 +135,9 @@ export function pageRuntime(
     opened: number;
     begin(callId: string, lineOffset: number, listen: boolean): Slot;
     open(lineOffset: number): Slot;
-    /** Kept functions by id, least recently used first, with their code's length. */
-    kept: Map<string, { fn: () => unknown; chars: number }>;
     keep(id: string, chars: number, fn: () => unknown): unknown;
+    /** The ids of the kept functions, least recently used first. */
+    keptIds(): string[];
     call(id: string): unknown;
   }
   const g = globalThis as unknown as Record<string, unknown>;
@@ -282,6 +284,8 @@ export function pageRuntime(
     return converted === undefined ? null : converted;
   };
 
+  /** Kept functions by id, least recently used first, with their code's length (see above). */
+  const kept = new Map<string, { fn: () => unknown; chars: number }>();
   const registry: Registry = installed ?? {
     current: null,
     calls: Object.create(null) as Record<string, Slot>,
@@ -375,9 +379,7 @@ export function pageRuntime(
       registry.current = slot;
       return slot;
     },
-    kept: new Map(),
     keep(id: string, chars: number, fn: () => unknown): unknown {
-      const kept = registry.kept;
       const limits = keeping ?? { maxFunctions: 1, maxChars: 0 };
       kept.delete(id);
       kept.set(id, { fn, chars });
@@ -390,11 +392,14 @@ export function pageRuntime(
       }
       return fn();
     },
+    keptIds(): string[] {
+      return Array.from(kept.keys());
+    },
     call(id: string): unknown {
-      const entry = registry.kept.get(id);
+      const entry = kept.get(id);
       if (entry === undefined) return 'xipe:not-kept'; // NOT_KEPT
-      registry.kept.delete(id);
-      registry.kept.set(id, entry);
+      kept.delete(id);
+      kept.set(id, entry);
       // Called bare, as `keep` calls it: `this` is the global object, as in a script.
       const fn = entry.fn;
       return fn();

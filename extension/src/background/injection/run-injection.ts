@@ -96,14 +96,15 @@ interface PreparedCode {
 
 /**
  * The kept form of a script: `define` (the code as a function the registry keeps and calls; its
- * lines are the script form's) and `call` (a short script calling it again). `tabs`: where this
- * worker defined it, so a call there tries `call` first (a navigation or an eviction since costs
- * one short round trip: NO_RUNTIME or NOT_KEPT, nothing ran).
+ * lines are the script form's) and `call` (a short script calling it again). `where`: the worlds
+ * of the tabs where this worker defined it (`world:tabId`), so a call there tries `call` first (a
+ * navigation or an eviction since costs one short round trip: NO_RUNTIME or NOT_KEPT, nothing
+ * ran).
  */
 interface KeptScript {
   define: string;
   call: string;
-  tabs: Set<number>;
+  where: Set<string>;
 }
 let lastKeptId = 0;
 
@@ -137,7 +138,7 @@ function prepare(code: string): PreparedCode {
     kept = {
       define: `if (!globalThis.${REGISTRY}) ${JSON.stringify(NO_RUNTIME)}; else globalThis.${REGISTRY}.keep(${id}, ${code.length}, function () { try { globalThis.${REGISTRY}.open(${BODY_LINE_OFFSET});\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\nreturn ${CURRENT_SLOT}.finish(); });${SOURCE_URL_TAIL}`,
       call: `globalThis.${REGISTRY} ? globalThis.${REGISTRY}.call(${id}) : ${JSON.stringify(NO_RUNTIME)};\n//# sourceURL=${RUNTIME_SOURCE_URL}`,
-      tabs: new Set(),
+      where: new Set(),
     };
   }
   const result = { instrumented, body, kept };
@@ -232,7 +233,9 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
   let result: unknown;
   if (instrumented.ok) {
     const answer =
-      kept === null ? await runScript(execute, body) : await runKept(execute, kept, request.tabId);
+      kept === null
+        ? await runScript(execute, body)
+        : await runKept(execute, kept, `${world}:${request.tabId}`);
     const outcome = PageOutcome.safeParse(answer);
     if (outcome.success) return fromOutcome(outcome.data);
     // No outcome: V8 rejected the code (then nothing ran), or the page went away while it ran.
@@ -300,21 +303,21 @@ async function runScript(execute: Execute, body: string): Promise<unknown> {
  * The kept form: a call where this worker defined the function, else (or when the page answers
  * that it has no registry or no such function, having run nothing) the definition, which runs it.
  */
-async function runKept(execute: Execute, kept: KeptScript, tabId: number): Promise<unknown> {
+async function runKept(execute: Execute, kept: KeptScript, place: string): Promise<unknown> {
   let first = true;
   let define: string | readonly string[] = kept.define;
-  if (kept.tabs.has(tabId)) {
+  if (kept.where.has(place)) {
     const answer = await execute(kept.call, true);
     if (answer !== NO_RUNTIME && answer !== NOT_KEPT) return answer;
-    kept.tabs.delete(tabId);
+    kept.where.delete(place);
     first = false;
     if (answer === NO_RUNTIME) define = [RUNTIME_SETUP, kept.define];
   }
   let answer = await execute(define, first);
   if (answer === NO_RUNTIME) answer = await execute([RUNTIME_SETUP, kept.define]);
   // Only a hint (closed tabs leave their ids): bounded.
-  if (kept.tabs.size >= 64) kept.tabs.clear();
-  kept.tabs.add(tabId);
+  if (kept.where.size >= 64) kept.where.clear();
+  kept.where.add(place);
   return answer;
 }
 
