@@ -36,13 +36,14 @@ import {
  *   Chrome awaits), which Chrome returns. Code that runs the same as a function body (`keepable`)
  *   goes in as that function instead, which the page runtime keeps and calls (`keep`); a repeat
  *   in that tab is a short script naming it (`call`), so the page neither receives nor compiles
- *   the text again; NOT_KEPT or NO_RUNTIME (nothing ran) sends the definition again. A script that does not parse never runs; acorn reports
- *   it before injecting. When no outcome comes back (V8 rejected what acorn accepted, or the page
- *   went away), a dry run tells which: three scripts, the runtime, a slot whose `error` listener
- *   catches a SyntaxError, and the same script, whose first statement then stops it before any of
- *   the agent's code runs. If acorn cannot parse code V8 accepts (newer syntax), the code runs
- *   unrewritten (try/catch only, after the runtime and a slot, as three scripts) and its value is
- *   Chrome's own conversion.
+ *   the text again; NOT_KEPT or NO_RUNTIME (nothing ran) sends the definition again. A script
+ *   that does not parse never runs; acorn reports it before injecting. When no outcome comes back
+ *   (V8 rejected what acorn accepted, or the page went away), a dry run tells which: three
+ *   scripts, the runtime, a slot whose `error` listener catches a SyntaxError, and the same script
+ *   in its script form, whose first statement then stops it before any of the agent's code
+ *   runs. If acorn cannot parse code V8 accepts (newer syntax), the code runs unrewritten
+ *   (try/catch only, after the runtime and a slot, as three scripts) and its value is Chrome's
+ *   own conversion.
  * - scripting fallback (user scripts not allowed): `pageRuntime` as the injected function runs the
  *   code with indirect eval in the MAIN world; a CSP that forbids eval → INJECTION_BLOCKED saying
  *   how to allow user scripts. The ISOLATED world forbids eval for every extension (measured), so
