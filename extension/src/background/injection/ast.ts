@@ -25,10 +25,8 @@ export function childNodes(node: AnyNode): AnyNode[] {
   for (const [key, value] of Object.entries(node)) {
     if (key === 'type' || key === 'start' || key === 'end') continue;
     if (Array.isArray(value)) {
-      for (const item of value) {
-        const child = asNode(item);
-        if (child !== null) out.push(child);
-      }
+      // Not out.push(...list): a call with 200 000 arguments would overflow the stack.
+      for (const child of nodeList(value)) out.push(child);
     } else {
       const child = asNode(value);
       if (child !== null) out.push(child);

@@ -302,20 +302,20 @@ async function runScript(execute: Execute, body: string): Promise<unknown> {
 
 /**
  * The kept form: a call where this worker defined the function, else (or when the page answers
- * that it has no registry or no such function, having run nothing) the definition, which runs it.
+ * that it has no registry or no such function, having run nothing) the definition, which runs it;
+ * after NO_RUNTIME it goes with the runtime at once.
  */
 async function runKept(execute: Execute, kept: KeptScript, place: string): Promise<unknown> {
-  let first = true;
-  let define: string | readonly string[] = kept.define;
+  let missed: unknown = null;
   if (kept.where.has(place)) {
-    const answer = await execute(kept.call, true);
-    if (answer !== NO_RUNTIME && answer !== NOT_KEPT) return answer;
+    missed = await execute(kept.call, true);
+    if (missed !== NO_RUNTIME && missed !== NOT_KEPT) return missed;
     kept.where.delete(place);
-    first = false;
-    if (answer === NO_RUNTIME) define = [RUNTIME_SETUP, kept.define];
   }
-  let answer = await execute(define, first);
-  if (answer === NO_RUNTIME) answer = await execute([RUNTIME_SETUP, kept.define]);
+  const answer =
+    missed === NO_RUNTIME
+      ? await execute([RUNTIME_SETUP, kept.define])
+      : await runScript(execute, kept.define);
   // Only a hint (closed tabs leave their ids): bounded.
   if (kept.where.size >= 64) kept.where.clear();
   kept.where.add(place);
