@@ -4,10 +4,13 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  type JSONRPCMessage,
   McpError,
+  type MessageExtraInfo,
   type ServerNotification,
   type ServerRequest,
   type ServerResult,
@@ -78,4 +81,33 @@ export function setToolsCallHandler<S extends z.ZodObject>(
     return handler(request, extra);
   };
   Protocol.prototype.setRequestHandler.call(server, schema, checked);
+}
+
+/** A transport that can take the requests it knows to be plain (protocol-guard.ts). */
+interface RequestRoute extends Transport {
+  onrequest?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+}
+
+/**
+ * `server.connect(transport)`, then hands the transport the SDK's own request dispatch for the
+ * requests it has already checked. The message handler `connect` installs first runs three zod
+ * guards on every message (is it a result? an error? a request?), and for a request the first two
+ * fail, each building a ZodError with a stack and a JSON message: ~15 µs warm, ~50–80 µs in a
+ * server woken once per call (the profile of a repeated inject_script). The dispatch is the
+ * Protocol's `_onrequest`, not part of the SDK's typed API: when an upgrade renames it, every
+ * message keeps the SDK's path (and protocol-guard.test.ts fails first).
+ */
+export async function connectServer(server: Pick<Server, 'connect'>, transport: RequestRoute): Promise<void> {
+  await server.connect(transport);
+  const dispatch = requestDispatch(server);
+  if (dispatch !== null) transport.onrequest = dispatch;
+}
+
+/** The SDK's request dispatch of `server`, or null when this SDK has none by that name. */
+export function requestDispatch(
+  server: object,
+): ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | null {
+  const onrequest: unknown = (server as unknown as { _onrequest?: unknown })._onrequest;
+  if (typeof onrequest !== 'function') return null;
+  return (message, extra) => onrequest.call(server, message, extra);
 }
