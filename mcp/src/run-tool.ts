@@ -57,8 +57,7 @@ export async function runTool(
   const outcome = ctx.signal.aborted ? 'cancelled' : errorCode === null ? 'ok' : 'error';
   const time = new Date().toISOString();
   afterAnswer(() => {
-    // audit.log has every call; the log adds the ones that failed (at debug level, all of them).
-    ctx.logger[outcome === 'ok' ? 'debug' : 'info']('tool call', {
+    ctx.logger.info('tool call', {
       tool: tool.name,
       outcome: outcome === 'error' ? errorCode : outcome === 'ok' ? 'success' : outcome,
       duration_ms: durationMs,
@@ -77,8 +76,8 @@ export async function runTool(
 }
 
 /**
- * Each call's audit entry and log line are written once its answer is on its way (file writes
- * that used to come before it): a setImmediate runs after the promise turns in which the
+ * Each call's log line and audit entry are written once its answer is on its way (three file
+ * writes that used to come before it): a setImmediate runs after the promise turns in which the
  * SDK sends the answer. `writeCallRecords` writes what is still waiting at once; the server calls
  * it when it closes, so nothing is lost when the process stops.
  */
