@@ -189,9 +189,8 @@ export class ProtocolGuard implements Transport {
     this.onAllAnswered = null;
   }
 
-  /** One message; returns the error to answer with when it must not reach the server. */
-  private check(value: unknown): { id: Id | null; code: number; message: string } | null {
-    const kind = classify(value);
+  /** One message of `kind`; returns the error to answer with when it must not reach the server. */
+  private check(value: unknown, kind: Kind): { id: Id | null; code: number; message: string } | null {
     if (kind.kind === 'invalid')
       return { id: kind.id, code: INVALID_REQUEST, message: `Invalid Request: ${kind.why}` };
     if (kind.kind !== 'request' || this.initializeSeen) return null;
@@ -211,9 +210,10 @@ export class ProtocolGuard implements Transport {
   }
 
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    const refused = this.check(message);
+    const kind = classify(message);
+    const refused = this.check(message, kind);
     if (refused === null) {
-      this.forward(message, extra);
+      this.forward(message, kind, extra);
       return;
     }
     this.onerror?.(new Error(refused.message));
@@ -241,23 +241,23 @@ export class ProtocolGuard implements Transport {
       return;
     }
     const batch = { waiting: new Set<Id>(), answers: [] as JSONRPCMessage[] };
-    const accepted: JSONRPCMessage[] = [];
+    const accepted: Array<[JSONRPCMessage, Kind]> = [];
     for (const item of items) {
-      const refused = this.check(item);
       const kind = classify(item);
+      const refused = this.check(item, kind);
       if (refused !== null) batch.answers.push(errorResponse(refused.id, refused.code, refused.message));
       else {
         if (kind.kind === 'request') batch.waiting.add(kind.id);
-        accepted.push(item as JSONRPCMessage);
+        accepted.push([item as JSONRPCMessage, kind]);
       }
     }
     if (batch.waiting.size > 0) this.batches.push(batch);
     else if (batch.answers.length > 0) send(batch.answers);
-    for (const message of accepted) this.forward(message);
+    for (const [message, kind] of accepted) this.forward(message, kind);
   }
 
-  private forward(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    const kind = classify(message);
+  /** A message `check` let through, `kind` its classification. */
+  private forward(message: JSONRPCMessage, kind: Kind, extra?: MessageExtraInfo): void {
     if (kind.kind !== 'request') {
       this.onmessage?.(message, extra);
       return;
