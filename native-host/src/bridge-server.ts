@@ -178,6 +178,7 @@ class BridgeConnection implements ClientPort {
       onGone();
     });
     this.channel = new FrameChannel(socket, socket, BRIDGE_HELLO_MAX_FRAME_BYTES, {
+      onFrame: (payload) => this.state === 'open' && options.router.handleClientFrame(this, payload),
       onValue: (value, bytes, payload) => this.onValue(value, bytes, payload),
       onClose: (reason, error) => {
         if (reason === 'desync') {

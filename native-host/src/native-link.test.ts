@@ -57,6 +57,17 @@ function collect(stream: PassThrough): Buffer[] {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('NativeLink', () => {
+  it('knows a repeated answer again under its new id, and never one the schema refused', async () => {
+    const { input, envelopes, invalid } = makeLink();
+    const answer = (id: number) => ({ type: 'response', id, ok: true, result: { tab: { id: 4 }, v: 'é' } });
+    const refused = (id: number) => ({ type: 'response', id, ok: 'yes' });
+    for (const id of [1, 2, 3]) input.write(encodeFrame(answer(id), CAP));
+    for (const id of [1, 2]) input.write(encodeFrame(refused(id), CAP));
+    await tick();
+    expect(envelopes).toEqual([answer(1), answer(2), answer(3)]);
+    expect(invalid).toHaveLength(2);
+  });
+
   it('parses envelopes from split and merged frames', async () => {
     const { input, envelopes } = makeLink();
     const bytes = Buffer.concat([

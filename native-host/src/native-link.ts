@@ -11,6 +11,7 @@ import { XipeError } from '../../shared/src/errors.js';
 import { encodeJsonFrame } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { formatZodError } from '../../shared/src/validation-issues.js';
+import { EnvelopeMemo } from './envelope-memo.js';
 import { type ChannelCloseReason, FrameChannel } from './frame-channel.js';
 import { relayFrame } from './relay-frames.js';
 
@@ -48,6 +49,8 @@ export class NativeLink {
   private readonly chunkChars: number;
   private readonly streamPrefix: string;
   private nextStream = 1;
+  /** The extension's envelopes parsed before (a repeated answer), by their bytes but for the id. */
+  private readonly envelopes = new EnvelopeMemo(false);
 
   constructor(private readonly options: NativeLinkOptions) {
     this.maxOutboundBytes = options.maxOutboundBytes ?? HOST_TO_EXTENSION_MAX_BYTES;
@@ -58,6 +61,7 @@ export class NativeLink {
       options.output,
       options.maxInboundBytes ?? EXTENSION_TO_HOST_MAX_BYTES,
       {
+        onFrame: (payload) => this.onFrame(payload),
         onValue: (value, bytes, payload) => this.onValue(value, bytes, payload),
         onClose: (reason, error) => {
           this.assembler.clear();
@@ -120,6 +124,14 @@ export class NativeLink {
     this.channel.stopReading();
   }
 
+  /** An envelope parsed before under another id, handled without decoding it (envelope-memo.ts). */
+  private onFrame(payload: Buffer): boolean {
+    const envelope = this.envelopes.lookup(payload);
+    if (envelope === null) return false;
+    this.options.handlers.onEnvelope(envelope, payload.length, payload);
+    return true;
+  }
+
   private onValue(value: unknown, payloadBytes: number, payload: Buffer): void {
     const parsed = Envelope.safeParse(value);
     if (!parsed.success) {
@@ -128,6 +140,7 @@ export class NativeLink {
     }
     const envelope = parsed.data;
     if (envelope.type !== 'chunk') {
+      this.envelopes.remember(payload, envelope);
       this.options.handlers.onEnvelope(envelope, payloadBytes, payload);
       return;
     }

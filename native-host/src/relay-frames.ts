@@ -113,7 +113,7 @@ export function withId(payload: Buffer, id: RequestId, untrusted = true): Buffer
 }
 
 /** Where the value of the top-level `id` is, when it can be replaced in place. */
-function idSpan(payload: Buffer, untrusted: boolean): { start: number; end: number } | null {
+export function idSpan(payload: Buffer, untrusted: boolean): { start: number; end: number } | null {
   let i = skipSpace(payload, 0);
   if (payload[i] !== OPEN_BRACE) return null;
   i += 1;

@@ -78,7 +78,10 @@ function setup(extension: BytePort, client: Client) {
     const payload = Buffer.from(JSON.stringify(value));
     router.handleExtensionEnvelope(value, payload.length, payload);
   };
-  return { fromClient, fromExtension };
+  /** A frame the bridge offers from its bytes first (envelope-memo.ts); true when the router took it. */
+  const frameFromClient = (value: unknown): boolean =>
+    router.handleClientFrame(client, Buffer.from(JSON.stringify(value)));
+  return { fromClient, fromExtension, frameFromClient };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -145,5 +148,35 @@ describe('the host relays envelopes as bytes', () => {
       { type: 'response', id: 3, ok: false, error: { code: 'SCRIPT_ERROR', message: 'boom' } },
     ]);
     expect(client.frames).toEqual([{ type: 'response', id: 4, ok: true, result: { returnValue: 1 } }]);
+  });
+
+  it('relays a repeated request from its bytes under its new id; one it refused is checked again', async () => {
+    const extension = new BytePort();
+    const client = new Client();
+    const { fromClient, fromExtension, frameFromClient } = setup(extension, client);
+    const request = (id: number, p: unknown = params) => ({
+      type: 'request',
+      id,
+      command: 'inject_script',
+      params: p,
+    });
+    expect(frameFromClient(request(1))).toBe(false); // never parsed: decoded as usual
+    fromClient(request(1));
+    expect(frameFromClient(request(2))).toBe(true);
+    expect(frameFromClient(request(3, { ...params, world: 'main' }))).toBe(false);
+    const bad = { code: 42 };
+    fromClient(request(4, bad));
+    expect(frameFromClient(request(5, bad))).toBe(false);
+    fromClient(request(5, bad));
+    await settle();
+    const frames = extension.frames as Array<{ id: number }>;
+    expect(frames).toHaveLength(2);
+    expect(new Set(frames.map((f) => f.id)).size).toBe(2);
+    fromExtension({ type: 'response', id: frames[1]?.id ?? -1, ok: true, result: { returnValue: 2 } });
+    expect(client.frames).toEqual([{ type: 'response', id: 2, ok: true, result: { returnValue: 2 } }]);
+    expect(client.messages).toMatchObject([
+      { type: 'response', id: 4, ok: false, error: { code: 'VALIDATION_ERROR' } },
+      { type: 'response', id: 5, ok: false, error: { code: 'VALIDATION_ERROR' } },
+    ]);
   });
 });

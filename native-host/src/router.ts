@@ -10,6 +10,7 @@ import {
 import { validationError, XipeError } from '../../shared/src/errors.js';
 import { memoizedSafeParse } from '../../shared/src/parse-memo.js';
 import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
+import { EnvelopeMemo } from './envelope-memo.js';
 import { EventBuffer } from './event-buffer.js';
 import { EXTENSION_NOT_CONNECTED_MESSAGE, ExtensionRequests } from './extension-requests.js';
 import { HandlerRunner } from './handler-runner.js';
@@ -35,6 +36,8 @@ export class Router {
   /** The extension's images staged for its saves (`stage_image`); they go with this host. */
   readonly images = new StagedImages();
   private readonly runner: HandlerRunner;
+  /** Requests relayed before (envelope and params accepted), by their bytes but for the id. */
+  private readonly clientEnvelopes = new EnvelopeMemo(true);
   private extensionAbort = new AbortController();
   private extensionInfoValue: ExtensionInfo | null = null;
   private connected = false;
@@ -213,6 +216,19 @@ export class Router {
       });
   }
 
+  /**
+   * A frame from an authenticated client that repeats, under another id, a request relayed
+   * before (envelope-memo.ts): relayed without decoding or checking it again, its envelope and
+   * params being those the host accepted. False when it is not one.
+   */
+  handleClientFrame(client: ClientPort, payload: Buffer): boolean {
+    if (this.stopped || !this.clients.has(client)) return false;
+    const envelope = this.clientEnvelopes.lookup(payload);
+    if (envelope?.type !== 'request') return false;
+    this.relay(client, envelope, payload);
+    return true;
+  }
+
   /** One decoded frame from an authenticated client; `payload` its bytes (a request is relayed as them). */
   handleClientValue(client: ClientPort, value: unknown, payloadBytes: number, payload?: Buffer): void {
     if (this.stopped || !this.clients.has(client)) return;
@@ -271,6 +287,7 @@ export class Router {
       );
       return;
     }
+    if (payload !== undefined) this.clientEnvelopes.remember(payload, request);
     this.relay(client, request, payload);
   }
 

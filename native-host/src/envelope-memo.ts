@@ -1,0 +1,75 @@
+import { type Envelope, RequestId } from '../../shared/src/envelopes.js';
+import { deepFreeze } from '../../shared/src/parse-memo.js';
+import { idSpan } from './relay-frames.js';
+
+/** The envelopes that carry an id, the only ones a memo keeps (a hello, event or chunk never). */
+type WithId = Extract<Envelope, { id: RequestId }>;
+
+/**
+ * Envelopes the host parsed before, by their bytes but for the top-level `id`. An MCP server
+ * repeats a request call after call (the same script by its hash into the same tab), and the
+ * extension its answer, each under a new id: the host decoded the JSON and checked the envelope's
+ * schema for every one (decoding and checking were a third of the host's CPU per relayed call).
+ * A frame whose bytes, the id's value left out, are those of an envelope the schema accepted is
+ * that envelope again with the new id, once the id itself is a valid `RequestId`: nothing else
+ * in it can differ, so the schema's answer cannot either (`parse-memo.ts` does the same for
+ * `params`, keyed by their JSON text). Anything else is decoded and parsed as before, and what
+ * parses is remembered.
+ *
+ * `untrusted` is relay-frames' rule for finding the id: a bridge client is any local process
+ * with the token, so only frames in which no other key can read as "id" are kept; the extension's
+ * come out of a JS serializer, one key each.
+ */
+export class EnvelopeMemo {
+  private readonly known = new Map<string, Readonly<WithId>>();
+
+  constructor(
+    private readonly untrusted: boolean,
+    private readonly maxEntries = 32,
+    private readonly maxBytes = 2048,
+  ) {}
+
+  /** The envelope `payload` holds, when it is one parsed before under another id; else null. */
+  lookup(payload: Buffer): WithId | null {
+    if (this.known.size === 0 || payload.length > this.maxBytes) return null;
+    const span = idSpan(payload, this.untrusted);
+    if (span === null) return null;
+    const key = keyOf(payload, span);
+    const envelope = this.known.get(key);
+    if (envelope === undefined) return null;
+    const id = RequestId.safeParse(idValue(payload, span));
+    if (!id.success) return null;
+    // Most recently used last, so the oldest entry is the first to go.
+    this.known.delete(key);
+    this.known.set(key, envelope);
+    return { ...envelope, id: id.data };
+  }
+
+  /** Keeps `envelope`, just parsed from `payload`, for the next frame that differs only by its id. */
+  remember(payload: Buffer, envelope: Envelope): void {
+    if (!('id' in envelope) || payload.length > this.maxBytes) return;
+    const span = idSpan(payload, this.untrusted);
+    if (span === null) return;
+    const key = keyOf(payload, span);
+    if (this.known.has(key)) return;
+    if (this.known.size >= this.maxEntries) {
+      const oldest = this.known.keys().next();
+      if (oldest.done !== true) this.known.delete(oldest.value);
+    }
+    this.known.set(key, deepFreeze({ ...envelope }));
+  }
+}
+
+/** The bytes around the id's value, with where the id was: two frames with one key differ only by it. */
+function keyOf(payload: Buffer, span: { start: number; end: number }): string {
+  return `${span.start}:${payload.toString('latin1', 0, span.start)}${payload.toString('latin1', span.end)}`;
+}
+
+/** The id's JSON value (a short scalar, relay-frames made sure), or undefined when it is not JSON. */
+function idValue(payload: Buffer, span: { start: number; end: number }): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8', span.start, span.end));
+  } catch {
+    return undefined;
+  }
+}
