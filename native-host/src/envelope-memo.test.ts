@@ -23,6 +23,21 @@ describe('EnvelopeMemo: an envelope parsed before is known again under another i
     expect(memo.lookup(Buffer.from(` ${JSON.stringify(request(4))}`))).toBeNull();
   });
 
+  it('keys a frame it just missed by that frame, and any other frame by its own bytes', () => {
+    const memo = new EnvelopeMemo(true);
+    memo.remember(bytes(request(1)), request(1) as Envelope);
+    const b = request(1, { b: 1 });
+    const c = request(1, { c: 1 });
+    const missed = bytes(b);
+    expect(memo.lookup(missed)).toBeNull();
+    memo.remember(bytes(c), c as Envelope); // not the frame just missed
+    expect(memo.lookup(bytes(request(2, { c: 1 })))).toEqual(request(2, { c: 1 }));
+    expect(memo.lookup(bytes(request(2, { b: 1 })))).toBeNull();
+    expect(memo.lookup(missed)).toBeNull();
+    memo.remember(missed, b as Envelope);
+    expect(memo.lookup(bytes(request(3, { b: 1 })))).toEqual(request(3, { b: 1 }));
+  });
+
   it('never answers for an id the schema refuses', () => {
     const memo = new EnvelopeMemo(true);
     memo.remember(bytes(request(1)), request(1) as Envelope);

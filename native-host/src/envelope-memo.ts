@@ -5,6 +5,12 @@ import { idSpan } from './relay-frames.js';
 /** The envelopes that carry an id, the only ones a memo keeps (a hello, event or chunk never). */
 type WithId = Extract<Envelope, { id: RequestId }>;
 
+/** Where a frame's id is, and the key its other bytes make. */
+interface Keyed {
+  span: { start: number; end: number };
+  key: string;
+}
+
 /**
  * Envelopes the host parsed before, by their bytes but for the top-level `id`. An MCP server
  * repeats a request call after call (the same script by its hash into the same tab), and the
@@ -22,6 +28,11 @@ type WithId = Extract<Envelope, { id: RequestId }>;
  */
 export class EnvelopeMemo {
   private readonly known = new Map<string, Readonly<WithId>>();
+  /**
+   * The last frame `lookup` keyed but did not know: the caller decodes and parses it, then
+   * remembers it, and the key is not worked out twice.
+   */
+  private lastMiss: { payload: Buffer; keyed: Keyed } | null = null;
 
   constructor(
     private readonly untrusted: boolean,
@@ -31,12 +42,15 @@ export class EnvelopeMemo {
 
   /** The envelope `payload` holds, when it is one parsed before under another id; else null. */
   lookup(payload: Buffer): WithId | null {
-    if (this.known.size === 0 || payload.length > this.maxBytes) return null;
-    const span = idSpan(payload, this.untrusted);
-    if (span === null) return null;
-    const key = keyOf(payload, span);
-    const envelope = this.known.get(key);
-    if (envelope === undefined) return null;
+    if (this.known.size === 0) return null;
+    const keyed = this.keyed(payload);
+    if (keyed === null) return null;
+    const envelope = this.known.get(keyed.key);
+    if (envelope === undefined) {
+      this.lastMiss = { payload, keyed };
+      return null;
+    }
+    const { span, key } = keyed;
     const id = RequestId.safeParse(idValue(payload, span));
     if (!id.success) return null;
     // Most recently used last, so the oldest entry is the first to go.
@@ -47,10 +61,12 @@ export class EnvelopeMemo {
 
   /** Keeps `envelope`, just parsed from `payload`, for the next frame that differs only by its id. */
   remember(payload: Buffer, envelope: Envelope): void {
-    if (!('id' in envelope) || payload.length > this.maxBytes) return;
-    const span = idSpan(payload, this.untrusted);
-    if (span === null) return;
-    const key = keyOf(payload, span);
+    const missed = this.lastMiss;
+    this.lastMiss = null;
+    if (!('id' in envelope)) return;
+    const keyed = missed?.payload === payload ? missed.keyed : this.keyed(payload);
+    if (keyed === null) return;
+    const { key } = keyed;
     if (this.known.has(key)) return;
     if (this.known.size >= this.maxEntries) {
       const oldest = this.known.keys().next();
@@ -58,11 +74,20 @@ export class EnvelopeMemo {
     }
     this.known.set(key, deepFreeze({ ...envelope }));
   }
-}
 
-/** The bytes around the id's value, with where the id was: two frames with one key differ only by it. */
-function keyOf(payload: Buffer, span: { start: number; end: number }): string {
-  return `${span.start}:${payload.toString('latin1', 0, span.start)}${payload.toString('latin1', span.end)}`;
+  /**
+   * The frame's key: the bytes around the id's value, with where the id was (two frames with one
+   * key differ only by it). Null for a frame the memo does not keep.
+   */
+  private keyed(payload: Buffer): Keyed | null {
+    if (payload.length > this.maxBytes) return null;
+    const span = idSpan(payload, this.untrusted);
+    if (span === null) return null;
+    return {
+      span,
+      key: `${span.start}:${payload.toString('latin1', 0, span.start)}${payload.toString('latin1', span.end)}`,
+    };
+  }
 }
 
 /** The id's JSON value (a short scalar, relay-frames made sure), or undefined when it is not JSON. */
