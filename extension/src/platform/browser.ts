@@ -72,3 +72,20 @@ export function openOrClosedShadowRoot(el: HTMLElement): ShadowRoot | null {
   if (dom === undefined || typeof dom.openOrClosedShadowRoot !== 'function') return null;
   return dom.openOrClosedShadowRoot(el) as ShadowRoot | null;
 }
+
+/** A port a content script of ours opened to the worker (Chrome's own, not the polyfill's wrapper). */
+export type PagePort = chrome.runtime.Port;
+
+/**
+ * Calls `onPort` for each port named `name` that a content script of this extension opens from
+ * the top frame of a tab; other ports are left to their own listeners.
+ */
+export function connectedPages(name: string, onPort: (port: PagePort, tabId: number) => void): void {
+  chromeApi.runtime.onConnect.addListener((port) => {
+    const sender = port.sender;
+    if (port.name !== name || sender?.id !== chromeApi.runtime.id || sender.frameId !== 0) return;
+    const tabId = sender.tab?.id;
+    if (tabId === undefined) return;
+    onPort(port, tabId);
+  });
+}

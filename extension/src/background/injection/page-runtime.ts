@@ -93,6 +93,12 @@ export const DRY_RUN = 'XipeDryRun';
  * and the script that defined or called the function) is ours, so a kept call reports the stack
  * the script form would.
  *
+ * `link(eventName)` makes the registry listen on `document` for one event with that (random)
+ * name whose `relatedTarget` is a node of our content script (page-channel.ts): `c` events on it
+ * (`{n, id}`) call kept functions, and each answers with `r` events (`{n, started}` for a
+ * promise, then `{n, outcome}`), so a repeated call needs no script injection. A page that removed
+ * the registry global gets NO_RUNTIME there too.
+ *
  * With `code` set (scripting fallback) it runs the code itself with indirect eval and returns the
  * outcome; `eval_blocked` when the page CSP forbids eval.
  *
@@ -139,6 +145,8 @@ export function pageRuntime(
     /** The ids of the kept functions, least recently used first. */
     keptIds(): string[];
     call(id: string): unknown;
+    /** Listens for the worker's channel (`linkPage`, page-channel.ts); true when it listens. */
+    link(eventName: string): boolean;
   }
   const g = globalThis as unknown as Record<string, unknown>;
   const installed = g[registryName] as Registry | undefined;
@@ -286,6 +294,9 @@ export function pageRuntime(
 
   /** Kept functions by id, least recently used first, with their code's length (see above). */
   const kept = new Map<string, { fn: () => unknown; chars: number }>();
+  /** The link listener waiting for its content script, and the node calls come on (see `link`). */
+  let linking: { eventName: string; listener: (event: Event) => void } | null = null;
+  let linked: { node: EventTarget; listener: (event: Event) => void } | null = null;
   const registry: Registry = installed ?? {
     current: null,
     calls: Object.create(null) as Record<string, Slot>,
@@ -403,6 +414,54 @@ export function pageRuntime(
       // Called bare, as `keep` calls it: `this` is the global object, as in a script.
       const fn = entry.fn;
       return fn();
+    },
+    link(eventName: string): boolean {
+      if (typeof document === 'undefined') return false;
+      if (linking !== null) document.removeEventListener(linking.eventName, linking.listener);
+      const onLink = (event: Event): void => {
+        const node = (event as MouseEvent).relatedTarget as EventTarget | null;
+        if (node === null || typeof node.addEventListener !== 'function') return;
+        document.removeEventListener(eventName, onLink);
+        linking = null;
+        // The content script learns from this that the page listens (its dispatch returns false).
+        event.preventDefault();
+        const answer = (n: unknown, body: Record<string, unknown>): void => {
+          node.dispatchEvent(new CustomEvent('r', { detail: JSON.stringify({ n, ...body }) }));
+        };
+        const onCall = (call: Event): void => {
+          let n: unknown = null;
+          let out: unknown;
+          try {
+            const asked = JSON.parse((call as CustomEvent<string>).detail) as { n: unknown; id: string };
+            n = asked.n;
+            // A page (or script) that removed the registry gets it again, as a `call` script would.
+            if (g[registryName] !== registry) {
+              answer(n, { outcome: 'xipe:no-runtime' }); // NO_RUNTIME
+              return;
+            }
+            out = registry.call(asked.id);
+          } catch {
+            answer(n, { outcome: null });
+            return;
+          }
+          const then = out !== null && typeof out === 'object' ? (out as { then?: unknown }).then : undefined;
+          if (typeof then !== 'function') {
+            answer(n, { outcome: out });
+            return;
+          }
+          answer(n, { started: true });
+          (out as Promise<unknown>).then(
+            (outcome) => answer(n, { outcome }),
+            () => answer(n, { outcome: null }),
+          );
+        };
+        if (linked !== null) linked.node.removeEventListener('c', linked.listener);
+        linked = { node, listener: onCall };
+        node.addEventListener('c', onCall);
+      };
+      linking = { eventName, listener: onLink };
+      document.addEventListener(eventName, onLink);
+      return true;
     },
   };
   if (installed === undefined) {

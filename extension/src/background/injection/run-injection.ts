@@ -4,6 +4,7 @@ import { executeFunction, userScriptsNamespace } from '../../platform/browser.js
 import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
 import { Deadlines, withDeadline } from './deadlines.js';
 import { LruCache } from './lru-cache.js';
+import { NOT_SENT, PageChannels } from './page-channel.js';
 import {
   DRY_RUN,
   INJECTED_SOURCE_URL,
@@ -36,7 +37,9 @@ import {
  *   Chrome awaits), which Chrome returns. Code that runs the same as a function body (`keepable`)
  *   goes in as that function instead, which the page runtime keeps and calls (`keep`); a repeat
  *   in that tab is a short script naming it (`call`), so the page neither receives nor compiles
- *   the text again; NOT_KEPT or NO_RUNTIME (nothing ran) sends the definition again. A script
+ *   the text again; NOT_KEPT or NO_RUNTIME (nothing ran) sends the definition again. Once a
+ *   function is kept in a tab's MAIN world the tab is linked (page-channel.ts), and a repeat goes
+ *   as a message on that link instead of a script injection, with the same answers. A script
  *   that does not parse never runs; acorn reports it before injecting. When no outcome comes back
  *   (V8 rejected what acorn accepted, or the page went away), a dry run tells which: three
  *   scripts, the runtime, a slot whose `error` listener catches a SyntaxError, and the same script
@@ -103,6 +106,8 @@ interface PreparedCode {
  * ran).
  */
 interface KeptScript {
+  /** The id the page keeps the function by. */
+  id: string;
   define: string;
   call: string;
   where: Set<string>;
@@ -135,8 +140,10 @@ function prepare(code: string): PreparedCode {
     : `undefined; try {\n${neutralizeHashbang(code)}\n} catch (e) { ${CURRENT_SLOT}.fail(e); undefined } finally { ${CURRENT_SLOT}.ran = true }${SOURCE_URL_TAIL}`;
   let kept: KeptScript | null = null;
   if (instrumented.ok && instrumented.keepable && code.length <= KEPT_MAX_CHARS) {
-    const id = JSON.stringify(`k${++lastKeptId}`);
+    const keptId = `k${++lastKeptId}`;
+    const id = JSON.stringify(keptId);
     kept = {
+      id: keptId,
       define: `if (!globalThis.${REGISTRY}) ${JSON.stringify(NO_RUNTIME)}; else globalThis.${REGISTRY}.keep(${id}, ${code.length}, function () { try { globalThis.${REGISTRY}.open(${BODY_LINE_OFFSET});\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\nreturn ${CURRENT_SLOT}.finish(); });${SOURCE_URL_TAIL}`,
       call: `globalThis.${REGISTRY} ? globalThis.${REGISTRY}.call(${id}) : ${JSON.stringify(NO_RUNTIME)};\n//# sourceURL=${RUNTIME_SOURCE_URL}`,
       where: new Set(),
@@ -234,9 +241,7 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
   let result: unknown;
   if (instrumented.ok) {
     const answer =
-      kept === null
-        ? await runScript(execute, body)
-        : await runKept(execute, kept, `${world}:${request.tabId}`);
+      kept === null ? await runScript(execute, body) : await runKept(execute, kept, world, request.tabId);
     const outcome = PageOutcome.safeParse(answer);
     if (outcome.success) return fromOutcome(outcome.data);
     // No outcome: V8 rejected the code (then nothing ran), or the page went away while it ran.
@@ -300,15 +305,28 @@ async function runScript(execute: Execute, body: string): Promise<unknown> {
   return answer === NO_RUNTIME ? execute([RUNTIME_SETUP, body]) : answer;
 }
 
+/** Tabs whose page runtime takes calls of kept functions over a port (page-channel.ts). */
+const channels = new PageChannels(`${REGISTRY}:link`, `${REGISTRY}:calls`);
+
 /**
- * The kept form: a call where this worker defined the function, else (or when the page answers
- * that it has no registry or no such function, having run nothing) the definition, which runs it;
- * after NO_RUNTIME it goes with the runtime at once.
+ * The kept form: a call where this worker defined the function (over the tab's channel when it
+ * has one, else a short script), else (or when the page answers that it has no registry or no
+ * such function, having run nothing) the definition, which runs it; after NO_RUNTIME it goes with
+ * the runtime at once. A MAIN-world tab where a function is now kept gets a channel for the next
+ * calls.
  */
-async function runKept(execute: Execute, kept: KeptScript, place: string): Promise<unknown> {
+async function runKept(
+  execute: Execute,
+  kept: KeptScript,
+  world: 'MAIN' | 'USER_SCRIPT',
+  tabId: number,
+): Promise<unknown> {
+  const place = `${world}:${tabId}`;
   let missed: unknown = null;
   if (kept.where.has(place)) {
-    missed = await execute(kept.call, true);
+    const channel = world === 'MAIN' ? channels.get(tabId) : undefined;
+    missed = channel === undefined ? NOT_SENT : await channel.call(kept.id);
+    if (missed === NOT_SENT) missed = await execute(kept.call, true);
     if (missed !== NO_RUNTIME && missed !== NOT_KEPT) return missed;
     kept.where.delete(place);
   }
@@ -319,6 +337,11 @@ async function runKept(execute: Execute, kept: KeptScript, place: string): Promi
   // Only a hint (closed tabs leave their ids): bounded.
   if (kept.where.size >= 64) kept.where.clear();
   kept.where.add(place);
+  if (world === 'MAIN' && answer !== NO_RUNTIME) {
+    channels.link(tabId, (eventName) =>
+      execute(`globalThis.${REGISTRY} ? globalThis.${REGISTRY}.link(${JSON.stringify(eventName)}) : false`),
+    );
+  }
   return answer;
 }
 
