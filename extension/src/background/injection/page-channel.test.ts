@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 type Listener = (value: unknown) => void;
 
@@ -37,7 +37,7 @@ vi.mock('../../platform/browser.js', () => ({
   executeFunction: browser.executeFunction,
 }));
 
-const { NOT_SENT, PageChannel, PageChannels } = await import('./page-channel.js');
+const { NOT_SENT, PageChannel, PageChannels, linkPage } = await import('./page-channel.js');
 
 const answer = (n: number, body: Record<string, unknown>) => JSON.stringify({ n, ...body });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -143,5 +143,80 @@ describe('PageChannels', () => {
     channels.link(5, listen);
     await tick();
     expect(listen).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('linkPage (the content script)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** A document, events and `chrome.runtime.connect` as the isolated world has them. */
+  function isolatedWorld(maxMessage = Number.POSITIVE_INFINITY) {
+    class MouseEvent extends Event {
+      relatedTarget: EventTarget | null;
+      constructor(type: string, init: EventInit & { relatedTarget?: EventTarget | null }) {
+        super(type, init);
+        this.relatedTarget = init.relatedTarget ?? null;
+      }
+    }
+    const port = new FakePort();
+    const postMessage = port.postMessage.bind(port);
+    port.postMessage = (message: unknown) => {
+      if (String(message).length > maxMessage)
+        throw new Error('Message length exceeded maximum allowed length.');
+      postMessage(message);
+    };
+    const connect = vi.fn(() => port);
+    vi.stubGlobal('document', Object.assign(new EventTarget(), { createElement: () => new EventTarget() }));
+    vi.stubGlobal('MouseEvent', MouseEvent);
+    vi.stubGlobal('chrome', { runtime: { connect } });
+    return { port, connect };
+  }
+
+  it('connects only when the page runtime took the node, then relays calls and answers', () => {
+    const world = isolatedWorld();
+    expect(linkPage('ev', 'calls')).toBe(false);
+    expect(world.connect).not.toHaveBeenCalled();
+
+    let node: EventTarget | null = null;
+    document.addEventListener('ev', (event) => {
+      node = (event as MouseEvent).relatedTarget;
+      event.preventDefault();
+      node?.addEventListener('c', (call) => {
+        const { n } = JSON.parse((call as CustomEvent<string>).detail) as { n: number };
+        node?.dispatchEvent(new CustomEvent('r', { detail: answer(n, { outcome: 'done' }) }));
+      });
+    });
+    expect(linkPage('ev', 'calls')).toBe(true);
+    expect(world.connect).toHaveBeenCalledWith({ name: 'calls' });
+    world.port.receive(JSON.stringify({ n: 3, id: 'k1' }));
+    expect(world.port.posted).toEqual([answer(3, { outcome: 'done' })]);
+  });
+
+  it('answers with an error when the value is over the message size limit', () => {
+    const world = isolatedWorld(300);
+    document.addEventListener('ev', (event) => {
+      event.preventDefault();
+      const node = (event as MouseEvent).relatedTarget;
+      node?.addEventListener('c', () => {
+        node.dispatchEvent(new CustomEvent('r', { detail: answer(4, { outcome: 'x'.repeat(400) }) }));
+      });
+    });
+    linkPage('ev', 'calls');
+    world.port.receive(JSON.stringify({ n: 4, id: 'k1' }));
+    expect(world.port.posted.map((m) => JSON.parse(m as string))).toEqual([
+      {
+        n: 4,
+        outcome: {
+          status: 'error',
+          kind: 'throw',
+          error: {
+            name: 'Error',
+            message: 'The value is too large to return: Message length exceeded maximum allowed length.',
+          },
+        },
+      },
+    ]);
   });
 });

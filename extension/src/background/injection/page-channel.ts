@@ -165,7 +165,17 @@ export function linkPage(eventName: string, portName: string): boolean {
   const taken = !document.dispatchEvent(new MouseEvent(eventName, { relatedTarget: node, cancelable: true }));
   if (!taken) return false;
   const port = chrome.runtime.connect({ name: portName });
-  node.addEventListener('r', (event) => port.postMessage((event as CustomEvent<string>).detail));
+  node.addEventListener('r', (event) => {
+    const answer = (event as CustomEvent<string>).detail;
+    try {
+      port.postMessage(answer);
+    } catch (err) {
+      // Over Chrome's message size limit: the call still gets an answer, an error saying so.
+      const { n } = JSON.parse(answer) as { n: unknown };
+      const error = { name: 'Error', message: `The value is too large to return: ${(err as Error).message}` };
+      port.postMessage(JSON.stringify({ n, outcome: { status: 'error', kind: 'throw', error } }));
+    }
+  });
   port.onMessage.addListener((message: string) => {
     node.dispatchEvent(new CustomEvent('c', { detail: message }));
   });
