@@ -191,7 +191,10 @@ describe('linkPage (the content script)', () => {
     expect(linkPage('ev', 'calls')).toBe(true);
     expect(world.connect).toHaveBeenCalledWith({ name: 'calls' });
     world.port.receive(JSON.stringify({ n: 3, id: 'k1' }));
-    expect(world.port.posted).toEqual([answer(3, { outcome: 'done' })]);
+    // First that the call arrived (before the page runs it), then the page's answer.
+    expect(world.port.posted).toEqual([answer(3, { started: true }), answer(3, { outcome: 'done' })]);
+    world.port.receive('not json');
+    expect(world.port.posted).toHaveLength(2);
   });
 
   it('answers with an error when the value is over the message size limit', () => {
@@ -206,6 +209,7 @@ describe('linkPage (the content script)', () => {
     linkPage('ev', 'calls');
     world.port.receive(JSON.stringify({ n: 4, id: 'k1' }));
     expect(world.port.posted.map((m) => JSON.parse(m as string))).toEqual([
+      { n: 4, started: true },
       {
         n: 4,
         outcome: {

@@ -9,14 +9,14 @@ import { connectedPages, executeFunction, type PagePort } from '../../platform/b
  * function is kept in a tab's MAIN world, the worker links that tab: the page runtime (MAIN world)
  * listens for a random event on `document`, and a content script (ISOLATED world, `linkPage`)
  * dispatches it with a detached node of its own as `relatedTarget`. The node is the link: the
- * content script dispatches `c` on it (`{n, id}`: call kept function `id`), the runtime answers
- * with `r` (`{n, started}` when the function returned a promise, then `{n, outcome}`), and the
- * content script relays both over its port. Nothing of this is on the page's `window`; the
+ * content script tells the worker it got a call (`{n, started}`), then dispatches `c` on it
+ * (`{n, id}`: call kept function `id`); the runtime answers with `r` (`{n, outcome}`, once a
+ * returned promise settled), which the content script relays over its port. Nothing of this is on the page's `window`; the
  * events go to a node the page does not hold.
  *
- * A call that the page never answered (the port closed first: the page navigated, was closed
- * or went into the back/forward cache) did not run; it goes as a script injection as before.
- * One that had started gives no outcome, like a script whose page went away.
+ * A call the content script never got (the port closed first: the page navigated, was closed or
+ * went into the back/forward cache) did not run; it goes as a script injection as before. One it
+ * got gives no outcome when the port closes before the answer, like a script whose page went away.
  */
 
 /** What `call` resolves to when the page never got the call: run it another way. */
@@ -40,7 +40,10 @@ export class PageChannel {
 
   constructor(private readonly port: PagePort) {}
 
-  /** The kept function's outcome (or NOT_KEPT), null when it started and no outcome came, NOT_SENT. */
+  /**
+   * The kept function's outcome (or NOT_KEPT or NO_RUNTIME), null when the call arrived and no
+   * outcome came, NOT_SENT when it never arrived.
+   */
   call(id: string): Promise<unknown> {
     this.last += 1;
     const n = this.last;
@@ -177,6 +180,15 @@ export function linkPage(eventName: string, portName: string): boolean {
     }
   });
   port.onMessage.addListener((message: string) => {
+    // The worker hears that the call arrived before the page runs it: a call that never arrived
+    // goes again as a script injection, one that did is never run twice.
+    let n: unknown;
+    try {
+      n = (JSON.parse(message) as { n: unknown }).n;
+      port.postMessage(JSON.stringify({ n, started: true }));
+    } catch {
+      return;
+    }
     node.dispatchEvent(new CustomEvent('c', { detail: message }));
   });
   return true;

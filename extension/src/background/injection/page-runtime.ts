@@ -95,8 +95,8 @@ export const DRY_RUN = 'XipeDryRun';
  *
  * `link(eventName)` makes the registry listen on `document` for one event with that (random)
  * name whose `relatedTarget` is a node of our content script (page-channel.ts): `c` events on it
- * (`{n, id}`) call kept functions, and each answers with `r` events (`{n, started}` for a
- * promise, then `{n, outcome}`), so a repeated call needs no script injection. A page that removed
+ * (`{n, id}`) call kept functions, and each answers with an `r` event (`{n, outcome}`, once a
+ * returned promise settled), so a repeated call needs no script injection. A page that removed
  * the registry global gets NO_RUNTIME there too.
  *
  * With `code` set (scripting fallback) it runs the code itself with indirect eval and returns the
@@ -449,7 +449,6 @@ export function pageRuntime(
             answer(n, { outcome: out });
             return;
           }
-          answer(n, { started: true });
           (out as Promise<unknown>).then(
             (outcome) => answer(n, { outcome }),
             () => answer(n, { outcome: null }),
