@@ -169,15 +169,24 @@ describe('inject_script over the linked tab', () => {
   it('runs the code again when the page removed the runtime, and adds nothing the page can see', async () => {
     const watch = await watched('/plain?hidden');
     const tab = { url_contains: '/plain?hidden' };
+    await watch.page.evaluate(() => {
+      const w = window as unknown as { __messages: number };
+      w.__messages = 0;
+      addEventListener('message', () => {
+        w.__messages += 1;
+      });
+    });
     const seen = () =>
       watch.page.evaluate(() => ({
         globals: Object.getOwnPropertyNames(window).filter((name) => name.startsWith('__xipe')).length,
         nodes: document.getElementsByTagName('*').length,
+        messages: (window as unknown as { __messages: number }).__messages,
       }));
     const file = script('(window.__hidden = (window.__hidden ?? 0) + 1)');
     const calls = await untilLinked(file, tab, watch);
     const linkedState = await seen();
     expect(linkedState.globals).toBe(1); // the registry, as without the link
+    expect(linkedState.messages).toBe(0);
     await watch.page.evaluate(() => {
       for (const name of Object.getOwnPropertyNames(window))
         if (name.startsWith('__xipeInject_')) delete (window as unknown as Record<string, unknown>)[name];
