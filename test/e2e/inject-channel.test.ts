@@ -170,23 +170,36 @@ describe('inject_script over the linked tab', () => {
     const watch = await watched('/plain?hidden');
     const tab = { url_contains: '/plain?hidden' };
     await watch.page.evaluate(() => {
-      const w = window as unknown as { __messages: number };
+      const w = window as unknown as { __messages: number; __linkSeen: number };
       w.__messages = 0;
+      w.__linkSeen = 0;
       addEventListener('message', () => {
         w.__messages += 1;
       });
+      // A page that reads the runtime's global name still cannot guess the link event's name.
+      const poll = setInterval(() => {
+        const name = Object.getOwnPropertyNames(window).find((n) => n.startsWith('__xipeInject_'));
+        if (name === undefined) return;
+        clearInterval(poll);
+        for (const guess of [name, `${name}:link`, 'xipe-link'])
+          document.addEventListener(guess, () => {
+            w.__linkSeen += 1;
+          });
+      }, 1);
     });
     const seen = () =>
       watch.page.evaluate(() => ({
         globals: Object.getOwnPropertyNames(window).filter((name) => name.startsWith('__xipe')).length,
         nodes: document.getElementsByTagName('*').length,
         messages: (window as unknown as { __messages: number }).__messages,
+        linkSeen: (window as unknown as { __linkSeen: number }).__linkSeen,
       }));
     const file = script('(window.__hidden = (window.__hidden ?? 0) + 1)');
     const calls = await untilLinked(file, tab, watch);
     const linkedState = await seen();
     expect(linkedState.globals).toBe(1); // the registry, as without the link
     expect(linkedState.messages).toBe(0);
+    expect(linkedState.linkSeen).toBe(0);
     await watch.page.evaluate(() => {
       for (const name of Object.getOwnPropertyNames(window))
         if (name.startsWith('__xipeInject_')) delete (window as unknown as Record<string, unknown>)[name];

@@ -78,9 +78,9 @@ const BODY_LINE_OFFSET = 1;
  * lifetime, not per call: the injected code names it, and code that is identical from call to
  * call is compiled once by the page's V8.
  */
-const REGISTRY = `__xipeInject_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) =>
-  b.toString(16).padStart(2, '0'),
-).join('')}`;
+const randomHex = (): string =>
+  Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+const REGISTRY = `__xipeInject_${randomHex()}`;
 const CURRENT_SLOT = `globalThis.${REGISTRY}.current`;
 /** Installs the registry in the page (or returns at once): the same text every call. */
 const RUNTIME_SETUP = `(${pageRuntime.toString()})(${JSON.stringify(REGISTRY)}, null, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)}, ${JSON.stringify(KEPT_CONFIG)});\n//# sourceURL=${RUNTIME_SOURCE_URL}`;
@@ -305,8 +305,11 @@ async function runScript(execute: Execute, body: string): Promise<unknown> {
   return answer === NO_RUNTIME ? execute([RUNTIME_SETUP, body]) : answer;
 }
 
-/** Tabs whose page runtime takes calls of kept functions over a port (page-channel.ts). */
-const channels = new PageChannels(`${REGISTRY}:link`, `${REGISTRY}:calls`);
+/**
+ * Tabs whose page runtime takes calls of kept functions over a port (page-channel.ts). The link
+ * event's name is its own secret: the registry's name is a global the page can read.
+ */
+const channels = new PageChannels(`xipe-link-${randomHex()}`, `${REGISTRY}:calls`);
 
 /**
  * The kept form: a call where this worker defined the function (over the tab's channel when it
