@@ -1,4 +1,5 @@
 import { type Envelope, RequestId } from '../../shared/src/envelopes.js';
+import { LruCache } from '../../shared/src/lru-cache.js';
 import { deepFreeze } from '../../shared/src/parse-memo.js';
 import { idSpan } from './relay-frames.js';
 
@@ -27,7 +28,7 @@ interface Keyed {
  * come out of a JS serializer, one key each.
  */
 export class EnvelopeMemo {
-  private readonly known = new Map<string, Readonly<WithId>>();
+  private readonly known: LruCache<string, Readonly<WithId>>;
   /**
    * The last frame `lookup` keyed but did not know: the caller decodes and parses it, then
    * remembers it, and the key is not worked out twice.
@@ -36,9 +37,11 @@ export class EnvelopeMemo {
 
   constructor(
     private readonly untrusted: boolean,
-    private readonly maxEntries = 32,
+    maxEntries = 32,
     private readonly maxBytes = 2048,
-  ) {}
+  ) {
+    this.known = new LruCache(maxEntries);
+  }
 
   /** The envelope `payload` holds, when it is one parsed before under another id; else null. */
   lookup(payload: Buffer): WithId | null {
@@ -50,12 +53,8 @@ export class EnvelopeMemo {
       this.lastMiss = { payload, keyed };
       return null;
     }
-    const { span, key } = keyed;
-    const id = RequestId.safeParse(idValue(payload, span));
+    const id = RequestId.safeParse(idValue(payload, keyed.span));
     if (!id.success) return null;
-    // Most recently used last, so the oldest entry is the first to go.
-    this.known.delete(key);
-    this.known.set(key, envelope);
     return { ...envelope, id: id.data };
   }
 
@@ -66,13 +65,7 @@ export class EnvelopeMemo {
     if (!('id' in envelope)) return;
     const keyed = missed?.payload === payload ? missed.keyed : this.keyed(payload);
     if (keyed === null) return;
-    const { key } = keyed;
-    if (this.known.has(key)) return;
-    if (this.known.size >= this.maxEntries) {
-      const oldest = this.known.keys().next();
-      if (oldest.done !== true) this.known.delete(oldest.value);
-    }
-    this.known.set(key, deepFreeze({ ...envelope }));
+    this.known.set(keyed.key, deepFreeze({ ...envelope }));
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { LruCache } from './lru-cache.js';
 
 /**
  * A zod schema's `safeParse` that remembers what it accepted. Agents repeat the same small params
@@ -11,13 +12,15 @@ import type { z } from 'zod';
  * kept result is deeply frozen: no caller can change what the next one gets.
  */
 export class ParseMemo<S extends z.ZodType> {
-  private readonly accepted = new Map<string, z.ZodSafeParseSuccess<z.output<S>>>();
+  private readonly accepted: LruCache<string, z.ZodSafeParseSuccess<z.output<S>>>;
 
   constructor(
     readonly schema: S,
-    private readonly maxEntries = 32,
+    maxEntries = 32,
     private readonly maxKeyChars = 2048,
-  ) {}
+  ) {
+    this.accepted = new LruCache(maxEntries);
+  }
 
   safeParse(input: unknown): z.ZodSafeParseResult<z.output<S>> {
     // A payload of megabytes (a save, a screenshot) is not even turned into text to find that out.
@@ -25,20 +28,9 @@ export class ParseMemo<S extends z.ZodType> {
     const key = jsonText(input);
     if (key === null || key.length > this.maxKeyChars) return this.schema.safeParse(input);
     const known = this.accepted.get(key);
-    if (known !== undefined) {
-      // Most recently used last, so the oldest entry is the first to go.
-      this.accepted.delete(key);
-      this.accepted.set(key, known);
-      return known;
-    }
+    if (known !== undefined) return known;
     const result = this.schema.safeParse(input);
-    if (result.success) {
-      if (this.accepted.size >= this.maxEntries) {
-        const oldest = this.accepted.keys().next();
-        if (oldest.done !== true) this.accepted.delete(oldest.value);
-      }
-      this.accepted.set(key, deepFreeze(result));
-    }
+    if (result.success) this.accepted.set(key, deepFreeze(result));
     return result;
   }
 }

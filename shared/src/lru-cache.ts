@@ -1,6 +1,7 @@
 /**
  * A least-recently-used map bounded in entries and in total weight (e.g. characters), for results
  * that are cheap to keep and costly to recompute. A value heavier than the whole budget is not kept.
+ * Without a weight budget it is bounded in entries only. Browser-safe.
  */
 export class LruCache<K, V> {
   private readonly entries = new Map<K, { value: V; weight: number }>();
@@ -8,7 +9,7 @@ export class LruCache<K, V> {
 
   constructor(
     private readonly maxEntries: number,
-    private readonly maxWeight: number,
+    private readonly maxWeight = Number.POSITIVE_INFINITY,
   ) {}
 
   get size(): number {
@@ -28,7 +29,7 @@ export class LruCache<K, V> {
     return entry.value;
   }
 
-  set(key: K, value: V, weight: number): void {
+  set(key: K, value: V, weight = 0): void {
     const old = this.entries.get(key);
     if (old !== undefined) {
       this.entries.delete(key);
