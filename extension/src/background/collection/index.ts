@@ -4,7 +4,7 @@
  * extension storage (collection-store.ts) and saves it through the host (reference-builder.ts,
  * host-link.ts). The pixels come from background/capture/, which capture_screenshot shares.
  */
-import { browser, type Runtime } from '../../platform/browser.js';
+import { browser, ownTopFrameTab, type Runtime } from '../../platform/browser.js';
 import { captureCrop } from '../capture/capture.js';
 import { RestFrames } from '../capture/rest-frame.js';
 import { StitchJobs } from '../capture/stitch-jobs.js';
@@ -58,10 +58,10 @@ export function registerToolbar(link: HostLink): { staged: StagedCaptures } {
   // A listener that returns a promise answers with its value; undefined leaves the message to others.
   browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
     if (!isToolbarMessage(message)) return undefined;
-    const tab = sender.tab;
-    const tabUrl = sender.url ?? tab?.url;
     // Only our own content script in a tab's top frame; extension pages and sub-frames are refused.
-    if (sender.id !== browser.runtime.id || tab?.id === undefined || sender.frameId !== 0 || !tabUrl) {
+    const tab = ownTopFrameTab(sender);
+    const tabUrl = sender.url ?? tab?.url;
+    if (tab === undefined || !tabUrl) {
       return Promise.resolve({
         ok: false,
         error: { code: 'UNAUTHORIZED', message: 'Toolbar messages come from the toolbar only.' },
