@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { XipeError } from '../../shared/src/errors.js';
+import { createLogger } from '../../shared/src/node/logger.js';
 import { referenceData } from '../../test/helpers/store-fixtures.js';
 import { FakeBridge, hostInfo, silentLogger } from '../test-support/fake-bridge.js';
 import { type AuditEntry, auditLogPath, auditTarget, createAuditLog } from './audit-log.js';
@@ -165,6 +166,61 @@ describe('every tool call is audited by the server, without payloads', () => {
         error_code: 'VALIDATION_ERROR',
       },
     ]);
+  });
+
+  it('writes the records of a burst of calls in one write per log, at the latest when the server closes', async () => {
+    const script = path.join(dir, 'probe.js');
+    fs.writeFileSync(script, '1;');
+    const bridge = new FakeBridge([
+      {
+        info: hostInfo(10, 'chromium-a'),
+        answer: () => ({
+          returnValue: 1,
+          tab: { id: 5, url: 'https://e.test/', title: 't' },
+          method: 'userScripts',
+        }),
+      },
+    ]);
+    const logFile = path.join(dir, 'logs', 'mcp.log');
+    const logger = createLogger({ component: 'mcp', file: logFile, stderr: null });
+    const audit = createAuditLog({ file: auditLogPath(dir) });
+    const server = createServer({ bridge, workspace: dir, logger, audit });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test', version: '0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const writes = vi.spyOn(fs, 'writeSync');
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        await client.callTool({ name: 'inject_script', arguments: { file_path: script, tab_id: 5 } });
+      }
+      expect(fs.readFileSync(auditLogPath(dir), 'utf8')).toBe(''); // written after the answers
+      await client.close();
+      await server.close();
+      expect(writes).toHaveBeenCalledTimes(2); // one for mcp.log, one for audit.log
+    } finally {
+      writes.mockRestore();
+    }
+    expect(entries(auditLogPath(dir)).map((e) => e.outcome)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    const lines = fs
+      .readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"tool call"'));
+    expect(lines.map((l) => JSON.parse(l))).toEqual(
+      Array(5).fill(expect.objectContaining({ tool: 'inject_script', outcome: 'success' })),
+    );
+  });
+
+  it('writes waiting records by itself shortly after a burst', async () => {
+    const bridge = new FakeBridge([{ info: hostInfo(10, 'chromium-a'), answer: () => null }]);
+    const audit = createAuditLog({ file: auditLogPath(dir) });
+    const server = createServer({ bridge, workspace: dir, logger: silentLogger(), audit });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test', version: '0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    await client.callTool({ name: 'bridge_status', arguments: {} });
+    await expect.poll(() => entries(auditLogPath(dir)).length, { timeout: 2_000 }).toBe(1);
+    await client.close();
+    await server.close();
   });
 
   it('records a call the client cancelled as cancelled, not ok', async () => {

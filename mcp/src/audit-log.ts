@@ -24,7 +24,8 @@ export interface AuditEntry {
 export type AuditTarget = Partial<Record<(typeof AUDIT_TARGET_FIELDS)[number], string | number | boolean>>;
 
 export interface AuditLog {
-  record(entry: AuditEntry): void;
+  /** Appends the entries in one write. */
+  record(...entries: AuditEntry[]): void;
   readonly file: string | null;
 }
 
@@ -78,10 +79,10 @@ export function createAuditLog(options: { file: string; onError?: (error: Error)
   }
   return {
     file: options.file,
-    record(entry) {
-      if (fd === null) return;
+    record(...entries) {
+      if (fd === null || entries.length === 0) return;
       try {
-        fs.writeSync(fd, `${JSON.stringify(entry)}\n`);
+        fs.writeSync(fd, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
       } catch (err) {
         fail(err);
       }

@@ -1,7 +1,7 @@
+import { Deadlines, withDeadline } from '../../shared/src/deadlines.js';
 import { validationError, XipeError } from '../../shared/src/errors.js';
 import { memoizedSafeParse } from '../../shared/src/parse-memo.js';
-import { withTimeout } from '../../shared/src/with-timeout.js';
-import { type AuditLog, auditTarget } from './audit-log.js';
+import { type AuditEntry, type AuditLog, type AuditTarget, auditTarget } from './audit-log.js';
 import type { CallToolResult } from './sdk.js';
 import { type TimeoutSettings, timeoutSettings, toolTimeoutMs } from './timeouts.js';
 import { errorResult, successResult } from './tool-result.js';
@@ -55,46 +55,102 @@ export async function runTool(
   // The client cancelled (notifications/cancelled) or went away: it never sees this result, so
   // the call did not succeed whatever the handler returned.
   const outcome = ctx.signal.aborted ? 'cancelled' : errorCode === null ? 'ok' : 'error';
-  const time = new Date().toISOString();
-  afterAnswer(() => {
-    ctx.logger.info('tool call', {
-      tool: tool.name,
-      outcome: outcome === 'error' ? errorCode : outcome === 'ok' ? 'success' : outcome,
-      duration_ms: durationMs,
-    });
-    options.audit?.record({
-      time,
-      tool: tool.name,
-      target: auditTarget(parsed.success ? parsed.data : rawArgs),
-      duration_ms: durationMs,
-      outcome,
-      ...(outcome === 'error' && errorCode !== null ? { error_code: errorCode } : {}),
-      ...(options.session !== undefined ? { session: options.session } : {}),
-    });
+  afterAnswer({
+    logger: ctx.logger,
+    audit: options.audit ?? null,
+    time: Date.now(),
+    tool: tool.name,
+    // Only the targeting fields are kept: a call's payload is not held until the records are written.
+    target: auditTarget(parsed.success ? parsed.data : rawArgs),
+    durationMs,
+    outcome,
+    errorCode,
+    session: options.session,
   });
   return result;
 }
 
-/**
- * Each call's log line and audit entry are written once its answer is on its way (three file
- * writes that used to come before it): a setImmediate runs after the promise turns in which the
- * SDK sends the answer. `writeCallRecords` writes what is still waiting at once; the server calls
- * it when it closes, so nothing is lost when the process stops.
- */
-const waiting: Array<() => void> = [];
-let scheduled = false;
+/** What one call's log line and audit entry are made of, once written. */
+interface CallRecord {
+  logger: ToolContext['logger'];
+  audit: AuditLog | null;
+  /** When the call ended (ms since the epoch). */
+  time: number;
+  tool: string;
+  target: AuditTarget;
+  durationMs: number;
+  outcome: AuditEntry['outcome'];
+  errorCode: string | null;
+  session: string | undefined;
+}
 
-function afterAnswer(write: () => void): void {
-  waiting.push(write);
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(writeCallRecords);
+function auditEntry(record: CallRecord): AuditEntry {
+  const { outcome, errorCode, session } = record;
+  return {
+    time: new Date(record.time).toISOString(),
+    tool: record.tool,
+    target: record.target,
+    duration_ms: record.durationMs,
+    outcome,
+    ...(outcome === 'error' && errorCode !== null ? { error_code: errorCode } : {}),
+    ...(session !== undefined ? { session } : {}),
+  };
+}
+
+/**
+ * Each call's log line and audit entry are written after its answer, in batches: whatever calls
+ * ended within RECORD_DELAY_MS (or MAX_WAITING of them) go to mcp.log and audit.log in one write
+ * each, instead of three writes per call beside the agent's next request. `writeCallRecords` writes
+ * what is waiting at once; the server calls it when it closes and the process when it exits, so a
+ * stopping server loses nothing (a killed one at most the last RECORD_DELAY_MS).
+ */
+const RECORD_DELAY_MS = 100;
+const MAX_WAITING = 256;
+let waiting: CallRecord[] = [];
+let timer: ReturnType<typeof setTimeout> | null = null;
+let exitHooked = false;
+
+function afterAnswer(record: CallRecord): void {
+  waiting.push(record);
+  if (waiting.length >= MAX_WAITING) {
+    writeCallRecords();
+    return;
+  }
+  if (timer !== null) return;
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', writeCallRecords);
+  }
+  timer = setTimeout(writeCallRecords, RECORD_DELAY_MS);
+  timer.unref();
 }
 
 export function writeCallRecords(): void {
-  scheduled = false;
-  for (const write of waiting.splice(0)) write();
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+  const records = waiting;
+  waiting = [];
+  for (let i = 0; i < records.length; ) {
+    // Consecutive records of one logger and one audit log (every call, in practice) in one write each.
+    const { logger, audit } = records[i] as CallRecord;
+    let end = i + 1;
+    while (end < records.length && records[end]?.logger === logger && records[end]?.audit === audit) end += 1;
+    const run = records.slice(i, end);
+    const logAll = (): void => {
+      for (const { tool, outcome, errorCode, durationMs } of run) {
+        const said = outcome === 'error' ? errorCode : outcome === 'ok' ? 'success' : outcome;
+        logger.info('tool call', { tool, outcome: said, duration_ms: durationMs });
+      }
+    };
+    if (logger.batch !== undefined) logger.batch(logAll);
+    else logAll();
+    audit?.record(...run.map(auditEntry));
+    i = end;
+  }
 }
+
+/** The time limits of the calls in flight (one timer for all). */
+const limits = new Deadlines();
 
 /**
  * Runs the handler with a signal that aborts when the client cancels or the limit passes. At the
@@ -111,17 +167,22 @@ async function runWithLimit(
   if (ctx.signal.aborted) forward();
   else ctx.signal.addEventListener('abort', forward, { once: true });
   try {
-    return await withTimeout(tool.handler(args, { ...ctx, signal: controller.signal }), limitMs, () => {
-      const err = new XipeError(
-        'TIMEOUT',
-        `${tool.name} did not finish within ${limitMs} ms and was abandoned (the browser may still complete it). ` +
-          'Call bridge_status to check the links, then retry; for a longer limit pass `timeout_ms` where the tool ' +
-          `has it, or set tool_timeouts.${tool.name} (ms) in config.json or XIPE_UIUX_TOOL_TIMEOUT_MS.`,
-        { timeout_ms: limitMs },
-      );
-      controller.abort(err);
-      throw err;
-    });
+    return await withDeadline(
+      limits,
+      tool.handler(args, { ...ctx, signal: controller.signal }),
+      limitMs,
+      () => {
+        const err = new XipeError(
+          'TIMEOUT',
+          `${tool.name} did not finish within ${limitMs} ms and was abandoned (the browser may still complete it). ` +
+            'Call bridge_status to check the links, then retry; for a longer limit pass `timeout_ms` where the tool ' +
+            `has it, or set tool_timeouts.${tool.name} (ms) in config.json or XIPE_UIUX_TOOL_TIMEOUT_MS.`,
+          { timeout_ms: limitMs },
+        );
+        controller.abort(err);
+        return err;
+      },
+    );
   } finally {
     ctx.signal.removeEventListener('abort', forward);
   }

@@ -100,10 +100,10 @@ describe('x-ipe-uiux mcp --http', () => {
     const ideas = await client.readResource({ uri: 'xipe://ideas' });
     expect(JSON.stringify(ideas.contents[0])).toContain('018. Feature-UIUX Reference');
 
-    const audit = fs
-      .readFileSync(path.join(server.home, 'logs', 'audit.log'), 'utf8')
-      .trim()
-      .split('\n');
+    // Audit lines are written in batches, shortly after the answers.
+    const auditFile = path.join(server.home, 'logs', 'audit.log');
+    await expect.poll(() => fs.readFileSync(auditFile, 'utf8')).not.toBe('');
+    const audit = fs.readFileSync(auditFile, 'utf8').trim().split('\n');
     expect(audit.map((l) => JSON.parse(l))).toEqual([
       expect.objectContaining({ tool: 'bridge_status', outcome: 'ok', session: transport.sessionId }),
     ]);

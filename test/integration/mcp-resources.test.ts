@@ -158,6 +158,22 @@ describe('audit log and time limits of the real server', () => {
     expect(mcpLog).not.toContain(COMMENT_SECRET);
   });
 
+  it('leaves every call in the audit log when the agent stops the server right after a burst', async () => {
+    const { home, ws } = setup();
+    await startHost(home);
+    const client = await startMcp(home, ws.workspace);
+    for (let i = 0; i < 5; i += 1) await client.callTool({ name: 'bridge_status', arguments: {} });
+    await client.close(); // ends stdin and waits for the process to close, as agents do
+    const entries = fs
+      .readFileSync(path.join(home, 'logs', 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(entries).toEqual(Array(5).fill(expect.objectContaining({ tool: 'bridge_status', outcome: 'ok' })));
+    const mcpLog = fs.readFileSync(path.join(home, 'logs', 'mcp.log'), 'utf8');
+    expect(mcpLog.split('\n').filter((l) => l.includes('"tool call"'))).toHaveLength(5);
+  });
+
   it('answers TIMEOUT instead of hanging when a tool outlives XIPE_UIUX_TOOL_TIMEOUT_MS', async () => {
     const { home, ws } = setup();
     await startHost(home); // answers host_status itself; list_tabs is never answered by the fake extension

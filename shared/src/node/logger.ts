@@ -26,6 +26,11 @@ export interface Logger {
    * notifications. An entry logged by a listener itself is not passed on again. Returns unsubscribe.
    */
   subscribe?(listener: (entry: LogEntry) => void): () => void;
+  /**
+   * Runs `fn`; the lines it logs go to the file and to stderr in one write each when it returns
+   * (a burst of per-call lines costs two system calls, not two per line).
+   */
+  batch?(fn: () => void): void;
 }
 
 export interface LoggerOptions {
@@ -60,6 +65,22 @@ export function createLogger(options: LoggerOptions): Logger {
   }
   const listeners = new Set<(entry: LogEntry) => void>();
   let notifying = false;
+  /** Lines logged inside `batch`, written when it returns; null outside one. */
+  let batched: string[] | null = null;
+  const output = (text: string): void => {
+    if (fd !== null) {
+      try {
+        fs.writeSync(fd, text);
+      } catch {
+        // disk full or file removed: keep going on stderr
+      }
+    }
+    try {
+      if (stderrUsable) stderr?.write(text);
+    } catch {
+      // stderr closed (e.g. the browser went away)
+    }
+  };
   const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>): void => {
     if (listeners.size > 0 && !notifying) {
       notifying = true;
@@ -72,18 +93,8 @@ export function createLogger(options: LoggerOptions): Logger {
     }
     if (LEVELS[level] < threshold) return;
     const line = `${JSON.stringify({ time: new Date().toISOString(), level, component: options.component, pid: process.pid, msg, ...fields })}\n`;
-    if (fd !== null) {
-      try {
-        fs.writeSync(fd, line);
-      } catch {
-        // disk full or file removed: keep going on stderr
-      }
-    }
-    try {
-      if (stderrUsable) stderr?.write(line);
-    } catch {
-      // stderr closed (e.g. the browser went away)
-    }
+    if (batched !== null) batched.push(line);
+    else output(line);
   };
   return {
     debug: (msg, fields) => write('debug', msg, fields),
@@ -94,6 +105,17 @@ export function createLogger(options: LoggerOptions): Logger {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    batch(fn) {
+      if (batched !== null) return fn();
+      batched = [];
+      try {
+        fn();
+      } finally {
+        const lines = batched;
+        batched = null;
+        if (lines.length > 0) output(lines.join(''));
+      }
     },
   };
 }

@@ -1,9 +1,9 @@
+import { Deadlines, withDeadline } from '../../../../shared/src/deadlines.js';
 import type { InjectMethod, InjectWorld } from '../../../../shared/src/index.js';
 import { XipeError } from '../../../../shared/src/index.js';
 import { LruCache } from '../../../../shared/src/lru-cache.js';
 import { executeFunction, userScriptsNamespace } from '../../platform/browser.js';
 import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
-import { Deadlines, withDeadline } from './deadlines.js';
 import { NOT_SENT, PageChannels } from './page-channel.js';
 import {
   DRY_RUN,

@@ -1,9 +1,10 @@
 /**
  * Deadlines on one timer. An agent injects again and again, each call with a deadline (30 s by
  * default) that it nearly always beats: a timer set and cleared per call cost the service worker
- * ~0.02 ms of a repeated call. Here a new deadline arms the timer only when it is the earliest;
- * one that is met is just forgotten, and the timer, when it fires, expires what is due and waits
- * for the next one left.
+ * ~0.02 ms of a repeated call, and the MCP server a Node timer list armed and dropped per tool
+ * call. Here a new deadline arms the timer only when it is the earliest; one that is met is just
+ * forgotten, and the timer, when it fires, expires what is due and waits for the next one left.
+ * The timer never keeps a stopping Node process alive. Browser-safe.
  */
 export class Deadlines {
   private readonly waiting = new Map<number, { at: number; expire: () => void }>();
@@ -33,6 +34,7 @@ export class Deadlines {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = setTimeout(() => this.fire(), Math.max(0, at - this.now()));
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   private fire(): void {
