@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { XipeError } from '../../shared/src/errors.js';
-import { createLogger } from '../../shared/src/node/logger.js';
+import { createLogger, type Logger } from '../../shared/src/node/logger.js';
 import { referenceData } from '../../test/helpers/store-fixtures.js';
 import { FakeBridge, hostInfo, silentLogger } from '../test-support/fake-bridge.js';
 import { type AuditEntry, auditLogPath, auditTarget, createAuditLog } from './audit-log.js';
@@ -29,6 +29,20 @@ const entries = (file: string): AuditEntry[] =>
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as AuditEntry);
+
+/** Our server with an audit log in `dir`, connected in memory to an SDK client. */
+async function auditedServer(bridge: FakeBridge, logger: Logger = silentLogger()) {
+  const audit = createAuditLog({ file: auditLogPath(dir) });
+  const server = createServer({ bridge, workspace: dir, logger, audit });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test', version: '0' });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  const close = async (): Promise<void> => {
+    await client.close();
+    await server.close();
+  };
+  return { client, close };
+}
 
 describe('auditTarget', () => {
   it('keeps only the targeting fields, as plain values', () => {
@@ -117,11 +131,7 @@ describe('every tool call is audited by the server, without payloads', () => {
         },
       },
     ]);
-    const audit = createAuditLog({ file: auditLogPath(dir) });
-    const server = createServer({ bridge, workspace: dir, logger: silentLogger(), audit });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'test', version: '0' });
-    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const { client, close } = await auditedServer(bridge);
 
     await client.callTool({
       name: 'inject_script',
@@ -134,8 +144,7 @@ describe('every tool call is audited by the server, without payloads', () => {
     };
     await client.callTool({ name: 'save_uiux_reference', arguments: data });
     await client.callTool({ name: 'inject_script', arguments: { file_path: 42, code: SCRIPT_SECRET } });
-    await client.close();
-    await server.close();
+    await close();
 
     const raw = fs.readFileSync(auditLogPath(dir), 'utf8');
     expect(raw).not.toContain(SCRIPT_SECRET);
@@ -183,19 +192,14 @@ describe('every tool call is audited by the server, without payloads', () => {
     ]);
     const logFile = path.join(dir, 'logs', 'mcp.log');
     const logger = createLogger({ component: 'mcp', file: logFile, stderr: null });
-    const audit = createAuditLog({ file: auditLogPath(dir) });
-    const server = createServer({ bridge, workspace: dir, logger, audit });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'test', version: '0' });
-    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const { client, close } = await auditedServer(bridge, logger);
     const writes = vi.spyOn(fs, 'writeSync');
     try {
       for (let i = 0; i < 5; i += 1) {
         await client.callTool({ name: 'inject_script', arguments: { file_path: script, tab_id: 5 } });
       }
       expect(fs.readFileSync(auditLogPath(dir), 'utf8')).toBe(''); // written after the answers
-      await client.close();
-      await server.close();
+      await close();
       expect(writes).toHaveBeenCalledTimes(2); // one for mcp.log, one for audit.log
     } finally {
       writes.mockRestore();
@@ -212,24 +216,15 @@ describe('every tool call is audited by the server, without payloads', () => {
 
   it('writes waiting records by itself shortly after a burst', async () => {
     const bridge = new FakeBridge([{ info: hostInfo(10, 'chromium-a'), answer: () => null }]);
-    const audit = createAuditLog({ file: auditLogPath(dir) });
-    const server = createServer({ bridge, workspace: dir, logger: silentLogger(), audit });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'test', version: '0' });
-    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const { client, close } = await auditedServer(bridge);
     await client.callTool({ name: 'bridge_status', arguments: {} });
     await expect.poll(() => entries(auditLogPath(dir)).length, { timeout: 2_000 }).toBe(1);
-    await client.close();
-    await server.close();
+    await close();
   });
 
   it('records a call the client cancelled as cancelled, not ok', async () => {
     const bridge = new FakeBridge([{ info: hostInfo(10, 'chromium-a'), answer: () => null }]);
-    const audit = createAuditLog({ file: auditLogPath(dir) });
-    const server = createServer({ bridge, workspace: dir, logger: silentLogger(), audit });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'test', version: '0' });
-    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const { client, close } = await auditedServer(bridge);
     const controller = new AbortController();
     const call = client
       .callTool({ name: 'wait_for_captures', arguments: { timeout_ms: 60_000 } }, undefined, {
@@ -240,8 +235,7 @@ describe('every tool call is audited by the server, without payloads', () => {
     controller.abort('the user pressed Esc');
     expect(await call).toBeInstanceOf(Error);
     await expect.poll(() => fs.readFileSync(auditLogPath(dir), 'utf8')).toMatch(/wait_for_captures/);
-    await client.close();
-    await server.close();
+    await close();
     expect(entries(auditLogPath(dir))).toEqual([
       expect.objectContaining({ tool: 'wait_for_captures', outcome: 'cancelled' }),
     ]);
