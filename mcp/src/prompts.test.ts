@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { collectReferencesPrompt, getPrompt, listPrompts, PROMPTS } from './prompts.js';
+import {
+  collectReferencesPrompt,
+  getPrompt,
+  listPrompts,
+  PROMPTS,
+  rebuildAndVerifyPrompt,
+} from './prompts.js';
 
 describe('prompts', () => {
   it('lists each prompt with a name, a description and its arguments', () => {
     const { prompts } = listPrompts(PROMPTS);
-    expect(prompts.map((p) => p.name)).toEqual(['collect_uiux_references']);
+    expect(prompts.map((p) => p.name)).toEqual(['collect_uiux_references', 'rebuild_and_verify']);
     for (const p of prompts) expect(p.description.length).toBeGreaterThan(20);
   });
 
@@ -19,6 +25,18 @@ describe('prompts', () => {
     expect(messages[0]?.content.text).toMatch(/URL contains "example\.com"/);
     expect(getPrompt(PROMPTS, collectReferencesPrompt.name, undefined).messages[0]?.content.text).toMatch(
       /xipe:\/\/ideas/,
+    );
+  });
+
+  it('rebuild_and_verify walks capture → rebuild → compare → fix, and needs the idea', () => {
+    const text = getPrompt(PROMPTS, rebuildAndVerifyPrompt.name, {
+      idea_folder: '018. Pricing',
+      area_id: 'area-2',
+    }).messages[0]?.content.text;
+    expect(text).toMatch(/"018\. Pricing".*area-2.*compare_with_reference.*Fix the differences/s);
+    expect(text).toMatch(/scores\.pixel >= 0\.95/);
+    expect(() => getPrompt(PROMPTS, rebuildAndVerifyPrompt.name, {})).toThrow(
+      /needs the argument idea_folder/,
     );
   });
 

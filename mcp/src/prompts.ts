@@ -2,7 +2,7 @@ import { JsonRpcErrorCode, McpError } from './sdk.js';
 
 /**
  * MCP prompts: ready-made requests a client can offer its user (Claude Code shows them as slash
- * commands). One for now: run a reference session with the designer.
+ * commands): run a reference session with the designer; rebuild a captured area and verify it.
  */
 
 export interface PromptArgument {
@@ -51,7 +51,32 @@ export const collectReferencesPrompt: PromptDefinition = {
   },
 };
 
-export const PROMPTS: readonly PromptDefinition[] = [collectReferencesPrompt];
+export const rebuildAndVerifyPrompt: PromptDefinition = {
+  name: 'rebuild_and_verify',
+  title: 'Rebuild a captured area and verify it',
+  description:
+    'Rebuild a deep-captured area as HTML/CSS, then compare it with the reference and fix the differences until the scores hold.',
+  arguments: [
+    { name: 'idea_folder', description: 'Idea folder holding the captured area', required: true },
+    { name: 'area_id', description: 'The captured area (area-N); default area-1', required: false },
+    { name: 'min_score', description: 'Pixel score to reach (default 0.95)', required: false },
+  ],
+  text(args) {
+    const area = args.area_id || 'area-1';
+    const min = args.min_score || '0.95';
+    const refs = `x-ipe-docs/ideas/${args.idea_folder}/uiux-references`;
+    return [
+      `Rebuild ${area} of the idea "${args.idea_folder}" and verify it, using the x-ipe-app-and-agent-interaction tools:`,
+      `1. Read ${refs}/page-element-references/summarized-uiux-reference.md and referenced-elements.json (${area}); use the fonts and images under resources/.`,
+      "2. Write the rebuild as an HTML file inside the workspace, the area at the page's top-left (or note the selector of the element holding it).",
+      `3. Call compare_with_reference {idea_folder, area_id: "${area}", file_path} (or url for a local dev server).`,
+      `4. Fix the differences it names (report.json lists all of them), then compare again; stop when scores.pixel >= ${min} and block_match >= ${min}, or when a change no longer improves them.`,
+      'Never paste the screenshots into the conversation: the scores and differences are the feedback.',
+    ].join('\n');
+  },
+};
+
+export const PROMPTS: readonly PromptDefinition[] = [collectReferencesPrompt, rebuildAndVerifyPrompt];
 
 export function listPrompts(prompts: readonly PromptDefinition[]) {
   return {

@@ -337,6 +337,7 @@ export const CAPTURE_EVENTS = [
   'note_added',
   'session_saved',
   'deep_capture_saved',
+  'verify_report_saved',
 ] as const;
 export type CaptureEventName = (typeof CAPTURE_EVENTS)[number];
 
@@ -378,6 +379,20 @@ export const DeepCaptureSavedData = z.object({
   }),
 });
 
+/** compare_with_reference wrote a report (tab: the render window's, closed by now; page_url: the candidate). */
+export const VerifyReportSavedData = z.object({
+  ...eventBase,
+  idea_folder: z.string(),
+  reference: z.string(),
+  scores: z.record(z.string(), z.nullable(z.number())),
+  files: z.object({
+    report_json: z.string(),
+    report_md: z.string(),
+    diff: z.string(),
+    candidate: z.string(),
+  }),
+});
+
 export const CAPTURE_EVENT_DATA = {
   element_picked: ElementPickedData,
   area_picked: ElementPickedData,
@@ -385,6 +400,7 @@ export const CAPTURE_EVENT_DATA = {
   note_added: NoteAddedData,
   session_saved: SessionSavedData,
   deep_capture_saved: DeepCaptureSavedData,
+  verify_report_saved: VerifyReportSavedData,
 } as const satisfies Record<CaptureEventName, z.ZodMiniType>;
 
 export type CaptureEventData<E extends CaptureEventName> = z.infer<(typeof CAPTURE_EVENT_DATA)[E]>;

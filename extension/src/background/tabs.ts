@@ -1,6 +1,7 @@
 import type { TabInfo, TabTarget } from '../../../shared/src/index.js';
 import { XipeError } from '../../../shared/src/index.js';
 import { browser, type Tabs } from '../platform/browser.js';
+import { isRenderWindow } from './verify/render-windows.js';
 
 /** Every tab, in the stable order the tools promise: window id ascending, then tab index. */
 export async function listAllTabs(): Promise<TabInfo[]> {
@@ -9,7 +10,11 @@ export async function listAllTabs(): Promise<TabInfo[]> {
     browser.windows.getLastFocused().catch(() => null),
   ]);
   return sortTabs(
-    tabs.flatMap((tab) => (tab.id === undefined ? [] : [toTabInfo(tab, tab.id, focused?.id ?? null)])),
+    tabs.flatMap((tab) =>
+      tab.id === undefined || isRenderWindow(tab.windowId)
+        ? []
+        : [toTabInfo(tab, tab.id, focused?.id ?? null)],
+    ),
   );
 }
 
@@ -33,7 +38,7 @@ async function currentTabs(): Promise<TabInfo[]> {
   const started = generation;
   const tabs = sortTabs(
     (await browser.tabs.query({})).flatMap((tab) =>
-      tab.id === undefined ? [] : [toTabInfo(tab, tab.id, null)],
+      tab.id === undefined || isRenderWindow(tab.windowId) ? [] : [toTabInfo(tab, tab.id, null)],
     ),
   );
   if (generation === started) snapshot = tabs;
@@ -53,7 +58,7 @@ export async function findTarget(target: TabTarget): Promise<TabInfo> {
     const known = (await currentTabs()).find((t) => t.id === id);
     if (known !== undefined) return known;
     const tab = await browser.tabs.get(id).catch(() => null);
-    if (tab?.id === id) return toTabInfo(tab, tab.id, null);
+    if (tab?.id === id && !isRenderWindow(tab.windowId)) return toTabInfo(tab, tab.id, null);
   } else if (target.url_contains !== undefined) {
     const needle = target.url_contains;
     const tab = (await currentTabs()).find((t) => t.url.includes(needle));

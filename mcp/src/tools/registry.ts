@@ -1,4 +1,5 @@
 import {
+  COMPARE_WITH_REFERENCE,
   type CommandName,
   EVENTS_SINCE,
   HOST_STATUS,
@@ -12,6 +13,7 @@ import {
 import { bridgeStatusTool } from './bridge-status.js';
 import { captureAreaTool } from './capture-area.js';
 import { captureScreenshotTool } from './capture-screenshot.js';
+import { compareWithReferenceTool } from './compare-with-reference.js';
 import type { AnyTool } from './define-tool.js';
 import { injectScriptTool } from './inject-script.js';
 import { injectToolbarTool } from './inject-toolbar.js';
@@ -33,6 +35,7 @@ export const TOOLS: readonly AnyTool[] = [
   waitForCapturesTool,
   captureScreenshotTool,
   captureAreaTool,
+  compareWithReferenceTool,
 ];
 
 /**
@@ -52,4 +55,5 @@ export const TOOL_COMMANDS = {
   wait_for_captures: EVENTS_SINCE,
   capture_screenshot: SAVE_SCREENSHOT,
   capture_area: SAVE_AREA,
+  compare_with_reference: COMPARE_WITH_REFERENCE,
 } as const satisfies Record<string, CommandName>;

@@ -1,3 +1,4 @@
+import { COMPARE_WITH_REFERENCE } from '../../../shared/src/commands/compare-with-reference.js';
 import { EVENTS_SINCE } from '../../../shared/src/commands/events-since.js';
 import { HOST_STATUS } from '../../../shared/src/commands/host-status.js';
 import { LIST_IDEAS } from '../../../shared/src/commands/list-ideas.js';
@@ -6,6 +7,7 @@ import { SAVE_AREA } from '../../../shared/src/commands/save-area.js';
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
 import { SAVE_SCREENSHOT } from '../../../shared/src/commands/save-screenshot.js';
 import { STAGE_IMAGE } from '../../../shared/src/commands/stage-image.js';
+import { compareWithReferenceHandler } from './compare-with-reference.js';
 import { eventsSince } from './events-since.js';
 import { hostStatus } from './host-status.js';
 import { listIdeasHandler } from './list-ideas.js';
@@ -31,4 +33,5 @@ export const HOST_HANDLERS: Record<string, HostHandler> = {
   [SAVE_SCREENSHOT]: saveScreenshotHandler,
   [EVENTS_SINCE]: eventsSince,
   [STAGE_IMAGE]: stageImageHandler,
+  [COMPARE_WITH_REFERENCE]: compareWithReferenceHandler,
 };

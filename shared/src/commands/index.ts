@@ -12,6 +12,11 @@ import {
   CaptureScreenshotParams,
   CaptureScreenshotResult,
 } from './capture-screenshot.js';
+import {
+  COMPARE_WITH_REFERENCE,
+  CompareWithReferenceParams,
+  CompareWithReferenceResult,
+} from './compare-with-reference.js';
 import { EVENTS_SINCE, EventsSinceParams, EventsSinceResult } from './events-since.js';
 import { FETCH_RESOURCE, FetchResourceParams, FetchResourceResult } from './fetch-resource.js';
 import { HOST_STATUS, HostStatusParams, HostStatusResult } from './host-status.js';
@@ -20,6 +25,7 @@ import { INJECT_TOOLBAR, InjectToolbarParams, InjectToolbarResult } from './inje
 import { LIST_IDEAS, ListIdeasParams, ListIdeasResult } from './list-ideas.js';
 import { LIST_TABS, ListTabsParams, ListTabsResult } from './list-tabs.js';
 import { NEXT_REFERENCE_IDS, NextReferenceIdsParams, NextReferenceIdsResult } from './next-reference-ids.js';
+import { RENDER_CANDIDATE, RenderCandidateParams, RenderCandidateResult } from './render-candidate.js';
 import { SAVE_AREA, SaveAreaParams, SaveAreaResult } from './save-area.js';
 import { SAVE_REFERENCE, SaveReferenceParams, SaveReferenceResult } from './save-reference.js';
 import { SAVE_SCREENSHOT, SaveScreenshotParams, SaveScreenshotResult } from './save-screenshot.js';
@@ -27,6 +33,7 @@ import { STAGE_IMAGE, StageImageParams, StageImageResult } from './stage-image.j
 
 export * from './capture-area.js';
 export * from './capture-screenshot.js';
+export * from './compare-with-reference.js';
 export * from './events-since.js';
 export * from './fetch-resource.js';
 export * from './host-status.js';
@@ -35,6 +42,7 @@ export * from './inject-toolbar.js';
 export * from './list-ideas.js';
 export * from './list-tabs.js';
 export * from './next-reference-ids.js';
+export * from './render-candidate.js';
 export * from './save-area.js';
 export * from './save-reference.js';
 export * from './save-screenshot.js';
@@ -71,6 +79,16 @@ export const COMMANDS = {
   [FETCH_RESOURCE]: { handledBy: 'extension', params: FetchResourceParams, result: FetchResourceResult },
   [SAVE_AREA]: { handledBy: 'host', params: SaveAreaParams, result: SaveAreaResult },
   [STAGE_IMAGE]: { handledBy: 'host', params: StageImageParams, result: StageImageResult },
+  [RENDER_CANDIDATE]: {
+    handledBy: 'extension',
+    params: RenderCandidateParams,
+    result: RenderCandidateResult,
+  },
+  [COMPARE_WITH_REFERENCE]: {
+    handledBy: 'host',
+    params: CompareWithReferenceParams,
+    result: CompareWithReferenceResult,
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

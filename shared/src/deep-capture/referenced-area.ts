@@ -107,6 +107,8 @@ export function toReferencedArea(capture: AreaCapture, options: ProjectionOption
   return {
     area_id: options.areaId,
     selected_area_bounding_box: { ...capture.rect },
+    /** The viewport the area was captured in (compare_with_reference renders rebuilds at its width). */
+    viewport: { ...capture.viewport },
     instruction: options.instruction,
     screenshot: options.screenshot,
     elements,

@@ -5,6 +5,7 @@ import { fetchResource } from './fetch-resource.js';
 import { injectScript } from './inject-script.js';
 import { injectToolbar } from './inject-toolbar.js';
 import { listTabs } from './list-tabs.js';
+import { renderCandidate } from './render-candidate.js';
 import { stagedArea, stagedResource } from './staged.js';
 import type { ExtensionCommand, Handler } from './types.js';
 
@@ -22,4 +23,5 @@ export const HANDLERS: { readonly [C in ExtensionCommand]: Handler<C> } = {
   area_pixels: (params) => pendingPixels.take(params.ticket),
   fetch_resource: (params, ctx) =>
     params.staged !== undefined ? stagedResource(params, params.staged, ctx) : fetchResource(params),
+  render_candidate: (params) => renderCandidate(params),
 };

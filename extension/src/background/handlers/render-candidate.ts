@@ -1,0 +1,154 @@
+import type { RenderCandidateParams, RenderCandidateResult } from '../../../../shared/src/index.js';
+import { invalidInput, loopbackUrlProblem, makeIssue, XipeError } from '../../../../shared/src/index.js';
+import { VERIFY_STYLE_KEYS } from '../../../../shared/src/verify/style-keys.js';
+import { executeFunction } from '../../platform/browser.js';
+import { context2d, pngBase64 } from '../capture/capture.js';
+import { type AreaPixels, type PageRect, shootArea } from '../deep-capture/area-shot.js';
+import { type PageMetrics, preparePage } from '../screenshot/page-functions.js';
+import { readCandidate, settleCandidate } from '../verify/page-functions.js';
+import { fitViewport, loadCandidate, openRenderWindow } from '../verify/render-windows.js';
+
+/**
+ * `render_candidate` (for the host's `compare_with_reference`, DESIGN §8): the agent's rebuild,
+ * rendered in a window of its own so the designer's tab, window, scroll and focus stay as they
+ * are, with no debugger banner anywhere. The window is sized to the viewport asked for, the page
+ * waited for (fonts, images), the region read and shot (in bands when taller than the viewport)
+ * and the window closed whatever happens. The PNG is scaled to the reference's pixel size: a
+ * devicePixelRatio other than the reference's cannot be set without the debugger, so it is said
+ * in `notes` instead.
+ */
+
+const MAX_ELEMENTS = 3000;
+
+async function run<R>(
+  tabId: number,
+  func: (...args: never[]) => R,
+  args: unknown[],
+  what: string,
+): Promise<Awaited<R>> {
+  const [injection] = await executeFunction({ target: { tabId }, func: func as never, args: args as never });
+  const result = injection?.result as Awaited<R> | null | undefined;
+  if (result === null || result === undefined)
+    throw new Error(`Could not reach the candidate page to ${what}`);
+  return result;
+}
+
+async function metricsAt(tabId: number, scrollTo: number): Promise<PageMetrics> {
+  const result = await run(
+    tabId,
+    preparePage,
+    [{ scrollTo, selector: null, hideFloating: false }],
+    'measure it',
+  );
+  if (!('metrics' in result)) throw new Error('Could not measure the candidate page');
+  return result.metrics;
+}
+
+/** The one call that shoots the region (kept alone so a capture scheduler can take it over). */
+function shootRegion(tabId: number, region: PageRect, at: PageMetrics): Promise<AreaPixels> {
+  return shootArea(tabId, region, at);
+}
+
+/** The shot at the reference's device size (`drawImage` scales when the DPRs differ). */
+async function toReferenceSize(pixels: AreaPixels, width: number, height: number): Promise<string> {
+  if (pixels.canvas.width === width && pixels.canvas.height === height) return pngBase64(pixels.canvas);
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = context2d(canvas);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, width, height);
+  ctx.drawImage(pixels.canvas, 0, 0, width, height);
+  return pngBase64(canvas);
+}
+
+export async function renderCandidate(params: RenderCandidateParams): Promise<RenderCandidateResult> {
+  const problem = loopbackUrlProblem(params.url);
+  if (problem !== null)
+    throw invalidInput([makeIssue('url', problem, params.url)], 'render_candidate arguments');
+  const t0 = performance.now();
+  const timings: Record<string, number> = {};
+  const lap = (name: string) => {
+    timings[name] = Math.round(performance.now() - t0);
+  };
+  const deadline = Date.now() + params.timeout_ms;
+  const left = () => Math.max(500, deadline - Date.now());
+  const win = await openRenderWindow();
+  try {
+    await loadCandidate(win.tabId, params.url, left());
+    lap('loaded');
+    const first = await metricsAt(win.tabId, 0);
+    const resized = await fitViewport(
+      win.windowId,
+      { innerWidth: first.viewportWidth, innerHeight: first.viewportHeight },
+      params.viewport_width,
+      Math.ceil(params.height),
+    );
+    const settled = await run(win.tabId, settleCandidate, [left()], 'wait for its fonts and images');
+    lap('settled');
+    const read = await run(
+      win.tabId,
+      readCandidate,
+      [
+        {
+          selector: params.selector,
+          width: params.width,
+          height: params.height,
+          keys: [...VERIFY_STYLE_KEYS],
+          max: MAX_ELEMENTS,
+        },
+      ],
+      'read its elements',
+    );
+    if (!read.found)
+      throw invalidInput(
+        [
+          makeIssue(
+            'selector',
+            `a selector matching an element of the candidate (${params.url})`,
+            params.selector,
+            'matches none',
+          ),
+        ],
+        'compare_with_reference arguments',
+        {
+          hint: 'Check the selector against the candidate page, or leave it out to compare its top-left region.',
+        },
+      );
+    lap('read');
+    const at = await metricsAt(win.tabId, read.region.y);
+    const notes: string[] = [];
+    if (resized && Math.abs(at.viewportWidth - params.viewport_width) > 0.5)
+      notes.push(
+        `The render window's viewport is ${at.viewportWidth} px wide, not ${params.viewport_width} (the screen refused that size).`,
+      );
+    if (!settled.ready) notes.push('The candidate was still loading fonts or images when it was shot.');
+    const pixels = await shootRegion(win.tabId, read.region, at);
+    lap('shot');
+    const expectedScale = params.out_width / params.width;
+    if (Math.abs(pixels.scale - expectedScale) > 0.01)
+      notes.push(
+        `The browser renders at devicePixelRatio ${pixels.scale}, the reference at ${Math.round(expectedScale * 100) / 100}: ` +
+          'that ratio cannot be set without the debugger, so the candidate was scaled to the reference size.',
+      );
+    const png = await toReferenceSize(pixels, params.out_width, params.out_height);
+    lap('encoded');
+    return {
+      png,
+      width: params.out_width,
+      height: params.out_height,
+      tab_id: win.tabId,
+      dpr: at.dpr,
+      viewport: { width: at.viewportWidth, height: at.viewportHeight },
+      region: read.region,
+      elements: read.elements,
+      notes,
+      timings,
+    };
+  } catch (err) {
+    if (err instanceof XipeError) throw err;
+    throw new XipeError('INTERNAL_ERROR', `Rendering the candidate failed: ${(err as Error).message}`, {
+      url: params.url,
+    });
+  } finally {
+    await win.close();
+  }
+}

@@ -1,0 +1,56 @@
+import type { CompareScores } from '../../../shared/src/commands/compare-with-reference.js';
+import { type Differences, findDifferences } from './differences.js';
+import { matchElements, structureScores } from './match.js';
+import type { Elem } from './model.js';
+import { compareImages, type Rgba } from './pixels.js';
+
+/**
+ * One comparison, pure: the pixels (pixel share, SSIM, diff image) and, when the reference has
+ * elements, the structure (matching, scores, differences). A screenshot reference has no
+ * elements: its structure scores are null and its differences empty.
+ */
+
+export interface ComparisonInput {
+  reference: Rgba;
+  candidate: Rgba;
+  /** CSS px of the region both sides were cut to. */
+  size: { width: number; height: number };
+  referenceElements: readonly Elem[] | null;
+  candidateElements: readonly Elem[];
+}
+
+export interface Comparison {
+  scores: CompareScores;
+  found: Differences;
+  diff: Rgba;
+  matched: number;
+}
+
+const round3 = (v: number) => Math.round(v * 1000) / 1000;
+
+export function compare(input: ComparisonInput): Comparison {
+  const pixels = compareImages(input.reference, input.candidate);
+  const base = { pixel: round3(pixels.pixel), ssim: round3(pixels.ssim) };
+  if (input.referenceElements === null)
+    return {
+      scores: { ...base, block_match: null, text: null, position: null, color: null },
+      found: { differences: [], consequences: [] },
+      diff: pixels.diff,
+      matched: 0,
+    };
+  const diagonal = Math.hypot(input.size.width, input.size.height);
+  const matching = matchElements(input.referenceElements, input.candidateElements, diagonal);
+  const s = structureScores(matching, diagonal);
+  return {
+    scores: {
+      ...base,
+      block_match: round3(s.block_match),
+      text: round3(s.text),
+      position: round3(s.position),
+      color: round3(s.color),
+    },
+    found: findDifferences(matching, input.candidateElements),
+    diff: pixels.diff,
+    matched: matching.pairs.length,
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * `compare_with_reference` end to end (DESIGN §8): the real MCP server, host and Chromium with the
+ * built extension. A fixture page's promo card is deep-captured; its own clone must score ≥ 0.98;
+ * an independently written rebuild (other classes and DOM, six known changes) must have ≥ 90 % of
+ * them named in report.json with at most two false differences. The designer's tab keeps its URL,
+ * scroll and focus; bad candidates and references are refused; the served file is gone after.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserEnv } from '../helpers/browser-fixture.js';
+import { McpSession } from '../helpers/browser-mcp.js';
+import { REPO_ROOT } from '../helpers/fake-extension.js';
+
+const IDEA = '001. Demo Idea';
+const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'verify');
+
+let env: BrowserEnv;
+let mcp: McpSession;
+let server: http.Server;
+let origin: string;
+let designer: Page;
+
+beforeAll(async () => {
+  env = await BrowserEnv.start();
+  server = http.createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(fs.readFileSync(path.join(FIXTURES, 'page.html')));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  origin = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  mcp = await McpSession.start({ env: env.env, workspace: env.workspace });
+  designer = await env.browser.newPage();
+  await designer.goto(`${origin}/product`, { waitUntil: 'load' });
+});
+
+afterAll(async () => {
+  await mcp?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  await env?.dispose();
+});
+
+const refsDir = () => path.join(env.workspace, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
+
+interface Report {
+  scores: Record<string, number | null>;
+  differences: Array<{
+    kind: string;
+    property: string | null;
+    selector: string | null;
+    reference: string | null;
+    text: string;
+  }>;
+}
+
+const readReport = (file: string): Report => JSON.parse(fs.readFileSync(file, 'utf8')) as Report;
+
+describe('compare_with_reference', () => {
+  it('scores the clone of a captured area ≥ 0.98 and leaves the designer tab as it was', async () => {
+    const captured = await mcp.call('capture_area', {
+      idea_folder: IDEA,
+      selector: '.promo',
+      url_contains: '/product',
+    });
+    expect(captured.isError, JSON.stringify(captured.body)).toBe(false);
+    await designer.evaluate(() => window.scrollTo(0, 300));
+    const before = await designer.evaluate(() => ({
+      url: location.href,
+      y: window.scrollY,
+      focus: document.hasFocus(),
+    }));
+    const tabsBefore = await mcp.call('list_tabs');
+    const clone = (captured.body.files as Record<string, string>).structure_html ?? '';
+    const { isError, body, size } = await mcp.call('compare_with_reference', {
+      idea_folder: IDEA,
+      area_id: 'area-1',
+      file_path: clone,
+    });
+    expect(isError, JSON.stringify(body)).toBe(false);
+    expect(size).toBeLessThanOrEqual(2048);
+    const scores = body.scores as Record<string, number>;
+    for (const [name, value] of Object.entries(scores))
+      expect(value, `${name} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(0.98);
+    const files = body.files as Record<string, string>;
+    for (const file of Object.values(files)) expect(fs.existsSync(file), file).toBe(true);
+    expect(path.dirname(files.report_json ?? '')).toBe(path.join(refsDir(), 'verify', 'area-1-1'));
+    expect(
+      await designer.evaluate(() => ({ url: location.href, y: window.scrollY, focus: document.hasFocus() })),
+    ).toEqual(before);
+    // The render window is gone and was never listed.
+    expect((await mcp.call('list_tabs')).body.tabs).toEqual(tabsBefore.body.tabs);
+  });
+
+  it('names the known changes of an independent rebuild, with at most two false differences', async () => {
+    const rebuild = path.join(env.workspace, 'mockups', 'promo.html');
+    fs.mkdirSync(path.dirname(rebuild), { recursive: true });
+    fs.copyFileSync(path.join(FIXTURES, 'rebuild.html'), rebuild);
+    const { isError, body } = await mcp.call('compare_with_reference', {
+      idea_folder: IDEA,
+      area_id: 'area-1',
+      file_path: 'mockups/promo.html',
+    });
+    expect(isError, JSON.stringify(body)).toBe(false);
+    const report = readReport((body.files as Record<string, string>).report_json ?? '');
+    const d = report.differences;
+    const has = (pred: (x: Report['differences'][number]) => boolean) => d.filter(pred);
+    const injected = {
+      font: has((x) => x.property === 'font-family' && /title/.test(x.selector ?? '')),
+      buttonPadding: has((x) => x.property === 'padding' && /primary/.test(x.selector ?? '')),
+      cardPadding: has((x) => x.property === 'padding' && /card-x/.test(x.selector ?? '')),
+      colour: has((x) => x.property === 'color' && /lede/.test(x.selector ?? '')),
+      removed: has((x) => x.kind === 'missing' && /Watch demo/.test(x.text)),
+      moved: has(
+        (x) => x.kind === 'moved' && /fine/.test(x.selector ?? '') && /12 px further right/.test(x.text),
+      ),
+    };
+    const named = Object.values(injected).filter((hits) => hits.length > 0).length;
+    const matched = new Set(Object.values(injected).flat());
+    const falseOnes = d.filter((x) => !matched.has(x));
+    const summary = JSON.stringify({
+      named: Object.fromEntries(Object.entries(injected).map(([k, v]) => [k, v.length])),
+      falseOnes: falseOnes.map((x) => x.text),
+      scores: report.scores,
+    });
+    expect(named / 6, summary).toBeGreaterThanOrEqual(0.9);
+    expect(falseOnes.length, summary).toBeLessThanOrEqual(2);
+    expect((body.scores as Record<string, number>).pixel).toBeLessThan(0.98);
+    expect((body.differences as string[]).length).toBeLessThanOrEqual(5);
+    // Nothing is served once the call has answered.
+    expect(JSON.stringify(report)).not.toMatch(/127\.0\.0\.1:\d+\/[0-9a-f]{32}/);
+  });
+
+  it('refuses a file outside the workspace, a remote URL and a missing area with clear errors', async () => {
+    const outside = await mcp.call('compare_with_reference', {
+      idea_folder: IDEA,
+      area_id: 'area-1',
+      file_path: path.join(FIXTURES, 'page.html'),
+    });
+    expect(outside.isError).toBe(true);
+    expect(outside.body).toMatchObject({ error: 'VALIDATION_ERROR' });
+    expect(String(outside.body.message)).toMatch(/file_path.*inside the workspace/);
+    for (const url of [
+      'https://example.com/',
+      'http://localhost.example.com/',
+      'http://127.0.0.1@example.com/',
+    ]) {
+      const remote = await mcp.call('compare_with_reference', { idea_folder: IDEA, area_id: 'area-1', url });
+      expect(remote.isError, url).toBe(true);
+      expect(remote.body, url).toMatchObject({ error: 'VALIDATION_ERROR' });
+      expect(String(remote.body.message), url).toMatch(/url/);
+    }
+    const missing = await mcp.call('compare_with_reference', {
+      idea_folder: IDEA,
+      area_id: 'area-9',
+      file_path: 'mockups/promo.html',
+    });
+    expect(missing.body).toMatchObject({ error: 'VALIDATION_ERROR' });
+    expect(String(missing.body.message)).toMatch(/area-9.*area-1|area_id/);
+    const noIdea = await mcp.call('compare_with_reference', {
+      idea_folder: 'nope',
+      area_id: 'area-1',
+      file_path: 'mockups/promo.html',
+    });
+    expect(noIdea.body).toMatchObject({ error: 'IDEA_NOT_FOUND' });
+  });
+});
