@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { noisePng } from '../test/support/png.js';
+import { benchCompareWithReference } from './compare.js';
 import { benchAreaCloneFidelity, benchDeepCaptureArea } from './deep-capture.js';
 import { prepareFloor } from './floor/floor.js';
 import {
@@ -314,6 +315,9 @@ await section('deep_capture_area', () =>
     entry,
     log,
   }),
+);
+await section('compare_with_reference', () =>
+  benchCompareWithReference({ browser: b.browser, mcp, call, idea, entries, N, entry, log }),
 );
 await section('toolbar_deep_capture', () =>
   benchToolbarDeepCapture({ browser: b.browser, entries, N, entry, log }),

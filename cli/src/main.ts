@@ -56,6 +56,10 @@ export async function main(argv: string[]): Promise<number> {
       const { runSave } = await import('./save.js');
       return runSave(rest);
     }
+    case 'compare': {
+      const { runCompare } = await import('./compare.js');
+      return runCompare(rest);
+    }
     case 'start': {
       const { runStart } = await import('./start.js');
       return runStart(rest);

@@ -5,6 +5,7 @@
  * them named in report.json with at most two false differences. The designer's tab keeps its URL,
  * scroll and focus; bad candidates and references are refused; the served file is gone after.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserEnv } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
 import { REPO_ROOT } from '../helpers/fake-extension.js';
+import { CLI_BIN } from '../support/chromium.js';
 
 const IDEA = '001. Demo Idea';
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'verify');
@@ -131,6 +133,25 @@ describe('compare_with_reference', () => {
     expect((body.differences as string[]).length).toBeLessThanOrEqual(5);
     // Nothing is served once the call has answered.
     expect(JSON.stringify(report)).not.toMatch(/127\.0\.0\.1:\d+\/[0-9a-f]{32}/);
+  });
+
+  it('x-ipe-uiux compare exits 0 at or above --min, 1 below, 2 on error', () => {
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [CLI_BIN, 'compare', '--idea', IDEA, '--area', 'area-1', ...args], {
+        cwd: env.workspace,
+        env: env.env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const clone = path.join(refsDir(), 'page-element-references', 'resources', 'area-1-structure.html');
+    const pass = cli('--file', clone, '--min', '0.98');
+    expect(pass.status, pass.stdout + pass.stderr).toBe(0);
+    expect(JSON.parse(pass.stdout)).toMatchObject({ status: 'success', reference: 'area-1' });
+    const below = cli('--file', 'mockups/promo.html', '--score', 'block_match', '--min', '0.999');
+    expect(below.status, below.stdout + below.stderr).toBe(1);
+    const error = cli('--url', 'http://example.com/');
+    expect(error.status).toBe(2);
+    expect(JSON.parse(error.stdout)).toMatchObject({ error: 'VALIDATION_ERROR' });
   });
 
   it('refuses a file outside the workspace, a remote URL and a missing area with clear errors', async () => {

@@ -108,6 +108,35 @@ Exit status: 0 saved, 1 refused (VALIDATION_ERROR, IDEA_NOT_FOUND, PAYLOAD_TOO_L
 TIMEOUT), 2 bad usage (no input, unreadable file, invalid JSON, unknown option).`,
 } as const satisfies CommandSpec;
 
+export const COMPARE_COMMAND = {
+  name: 'compare',
+  summary: 'Compare a rebuild with a captured area (compare_with_reference from scripts and CI).',
+  options: {
+    idea: { type: 'string', value: 'IDEA', help: 'Idea folder name under x-ipe-docs/ideas/' },
+    area: { type: 'string', value: 'ID', help: 'The captured area (area-N)' },
+    screenshot: { type: 'string', value: 'PATH', help: "Or a PNG under the idea's uiux-references/" },
+    file: { type: 'string', value: 'FILE', help: 'The rebuild: an HTML file inside the workspace' },
+    url: {
+      type: 'string',
+      value: 'URL',
+      help: 'Or a local dev server page (http://localhost… / http://127.0.0.1…)',
+    },
+    selector: { type: 'string', value: 'CSS', help: "The candidate's region (default: the page's top-left)" },
+    'viewport-width': { type: 'string', value: 'PX', help: 'Default: the width the area was captured at' },
+    score: {
+      type: 'string',
+      value: 'NAME',
+      help: 'pixel (default), ssim, block_match, text, position or color',
+    },
+    min: { type: 'string', value: 'X', help: 'Pass mark for --score, 0–1 (default 0.95)' },
+    workspace,
+    timeout: { type: 'string', value: 'SECONDS', help: 'Give up after (default 30)' },
+  },
+  details: `Needs a browser with the extension connected (x-ipe-uiux start). Prints the tool's answer as JSON
+(scores, the five largest differences, the report's paths). Exit status: 0 when --score is at or
+above --min, 1 below it, 2 on error (no browser, bad arguments, unknown area, …).`,
+} as const satisfies CommandSpec;
+
 export const MCP_COMMAND = {
   name: 'mcp',
   summary: 'The MCP server x-ipe-app-and-agent-interaction: stdio (started by agents) or Streamable HTTP.',
@@ -148,6 +177,7 @@ export const CLI_COMMANDS: readonly CommandSpec[] = [
   INIT_COMMAND,
   DOCTOR_COMMAND,
   SAVE_COMMAND,
+  COMPARE_COMMAND,
   MCP_COMMAND,
   HOST_COMMAND,
 ];

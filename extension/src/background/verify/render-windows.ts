@@ -28,10 +28,21 @@ function loaded(tabId: number, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       browser.tabs.onUpdated.removeListener(listener);
-      reject(new Error(`The candidate did not load within ${timeoutMs} ms`));
+      void browser.tabs
+        .get(tabId)
+        .catch(() => null)
+        .then((tab) => {
+          const state =
+            tab === null
+              ? 'the tab is gone'
+              : `the tab is ${tab.status ?? 'in an unknown state'} at ${tab.url ?? tab.pendingUrl ?? '?'}`;
+          reject(new Error(`The candidate did not load within ${timeoutMs} ms (${state})`));
+        });
     }, timeoutMs);
-    const listener = (id: number, info: { status?: string }) => {
-      if (id !== tabId || info.status !== 'complete') return;
+    // The window's first page (about:blank) may report complete after the candidate was asked for.
+    const listener = (id: number, info: { status?: string }, tab: { url?: string }) => {
+      if (id !== tabId || info.status !== 'complete' || tab.url === undefined || tab.url === 'about:blank')
+        return;
       clearTimeout(timer);
       browser.tabs.onUpdated.removeListener(listener);
       resolve();

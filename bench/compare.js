@@ -1,0 +1,48 @@
+// The verify loop for `npm run bench` (`--only=compare_with_reference`): a 1280×800 area of the
+// fixture site's landing page is deep-captured, then its own clone (a workspace file the host
+// serves for the call) is compared with it, call → answer through the MCP server, one call at a
+// time with Chrome's capture quota (two a second) spent by the previous call already.
+import { startFixtureServer } from '../test/support/deep-fixtures.js';
+
+export async function benchCompareWithReference({ browser, mcp, call, idea, entries, N, entry, log }) {
+  const server = await startFixtureServer();
+  const page = await browser.newPage();
+  try {
+    await page.goto(server.pageUrl('landing.html'), { waitUntil: 'load' });
+    await page.evaluate(() => document.fonts.ready);
+    const { obj: captured } = await call(mcp.client, 'capture_area', {
+      idea_folder: idea,
+      rect: { x: 0, y: 0, width: 1280, height: 800 },
+      url_contains: 'landing.html',
+      area_id: 'area-91',
+    });
+    const args = { idea_folder: idea, area_id: 'area-91', file_path: captured.files.structure_html };
+    await call(mcp.client, 'compare_with_reference', args); // warm-up
+    const samples = [];
+    let last = null;
+    for (let i = 0; i < N(8, 3); i += 1) {
+      await new Promise((r) => setTimeout(r, 1_100));
+      const started = performance.now();
+      const { obj, res } = await call(mcp.client, 'compare_with_reference', args);
+      samples.push(performance.now() - started);
+      last = { obj, text: res.content[0].text };
+    }
+    log(`  scores ${JSON.stringify(last.obj.scores)}, ${last.obj.difference_count} differences`);
+    const one = entry('compare_with_reference', 'ms', samples, {
+      area: '1280×800',
+      samples_ms: samples.map((v) => Math.round(v)),
+      scores: last.obj.scores,
+      target: 'p50 ≤ 1000 ms',
+    });
+    entries.push({ ...one, status: one.p50 <= 1000 ? 'ok' : 'MISSED' });
+    const bytes = Buffer.byteLength(last.text);
+    entries.push({
+      ...entry('compare_with_reference_result_bytes', 'bytes', [bytes]),
+      target: '≤ 2048 bytes',
+      status: bytes <= 2048 ? 'ok' : 'MISSED',
+    });
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}
