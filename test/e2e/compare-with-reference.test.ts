@@ -5,7 +5,7 @@
  * them named in report.json with at most two false differences. The designer's tab keeps its URL,
  * scroll and focus; bad candidates and references are refused; the served file is gone after.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -92,6 +92,14 @@ describe('compare_with_reference', () => {
     expect(
       await designer.evaluate(() => ({ url: location.href, y: window.scrollY, focus: document.hasFocus() })),
     ).toEqual(before);
+    const events = await mcp.call('wait_for_captures', { timeout_ms: 0 });
+    const saved = (events.body.events as Array<{ type: string; data: Record<string, unknown> }>).filter(
+      (e) => e.type === 'verify_report_saved',
+    );
+    expect(saved.at(-1)?.data).toMatchObject({
+      reference: 'area-1',
+      files: { report_json: files.report_json },
+    });
     // The render window is gone and was never listed.
     expect((await mcp.call('list_tabs')).body.tabs).toEqual(tabsBefore.body.tabs);
   });
@@ -135,21 +143,25 @@ describe('compare_with_reference', () => {
     expect(JSON.stringify(report)).not.toMatch(/127\.0\.0\.1:\d+\/[0-9a-f]{32}/);
   });
 
-  it('x-ipe-uiux compare exits 0 at or above --min, 1 below, 2 on error', () => {
+  it('x-ipe-uiux compare exits 0 at or above --min, 1 below, 2 on error', async () => {
+    // Asynchronously: puppeteer holds new tabs until this process resumes them.
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, [CLI_BIN, 'compare', '--idea', IDEA, '--area', 'area-1', ...args], {
-        cwd: env.workspace,
-        env: env.env,
-        encoding: 'utf8',
-        timeout: 60_000,
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [CLI_BIN, 'compare', '--idea', IDEA, '--area', 'area-1', ...args],
+          { cwd: env.workspace, env: env.env, encoding: 'utf8', timeout: 60_000 },
+          (err, stdout, stderr) =>
+            resolve({ status: err === null ? 0 : (err.code as number | null), stdout, stderr }),
+        );
       });
     const clone = path.join(refsDir(), 'page-element-references', 'resources', 'area-1-structure.html');
-    const pass = cli('--file', clone, '--min', '0.98');
+    const pass = await cli('--file', clone, '--min', '0.98');
     expect(pass.status, pass.stdout + pass.stderr).toBe(0);
     expect(JSON.parse(pass.stdout)).toMatchObject({ status: 'success', reference: 'area-1' });
-    const below = cli('--file', 'mockups/promo.html', '--score', 'block_match', '--min', '0.999');
+    const below = await cli('--file', 'mockups/promo.html', '--score', 'block_match', '--min', '0.999');
     expect(below.status, below.stdout + below.stderr).toBe(1);
-    const error = cli('--url', 'http://example.com/');
+    const error = await cli('--url', 'http://example.com/');
     expect(error.status).toBe(2);
     expect(JSON.parse(error.stdout)).toMatchObject({ error: 'VALIDATION_ERROR' });
   });

@@ -93,7 +93,44 @@ describe('MCP resources', () => {
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
       'xipe://ideas/{idea}/reference-data',
       'xipe://ideas/{idea}/referenced-elements',
+      'xipe://ideas/{idea}/verify-reports',
     ]);
+  });
+
+  it("lists and reads an idea's comparison reports (newest last, first five differences)", async () => {
+    const verify = path.join(
+      ws,
+      'x-ipe-docs',
+      'ideas',
+      '018. Feature-UIUX Reference',
+      'uiux-references',
+      'verify',
+    );
+    for (const [n, count] of [
+      [1, 7],
+      [2, 1],
+    ] as const) {
+      const dir = path.join(verify, `area-1-${n}`);
+      fs.mkdirSync(dir, { recursive: true });
+      const differences = Array.from({ length: count }, (_, i) => ({
+        kind: 'style',
+        text: `difference ${i}`,
+      }));
+      fs.writeFileSync(
+        path.join(dir, 'report.json'),
+        JSON.stringify({ scores: { pixel: n / 2 }, differences }),
+      );
+      fs.utimesSync(dir, n * 1000, n * 1000);
+    }
+    const client = await connect();
+    const { resources } = await client.listResources();
+    const uri = 'xipe://ideas/018.%20Feature-UIUX%20Reference/verify-reports';
+    expect(resources.map((r) => r.uri)).toContain(uri);
+    const read = JSON.parse(text(await client.readResource({ uri })));
+    expect(read.reports.map((r: { id: string }) => r.id)).toEqual(['area-1-1', 'area-1-2']);
+    expect(read.reports[0]).toMatchObject({ scores: { pixel: 0.5 }, difference_count: 7 });
+    expect(read.reports[0].differences).toHaveLength(5);
+    expect(read.reports[1].files.report_md).toBe(path.join(fs.realpathSync(verify), 'area-1-2', 'report.md'));
   });
 
   it('reads the ideas list, one idea’s reference data and the guide', async () => {

@@ -1,5 +1,6 @@
 import { XipeError } from '../../../shared/src/errors.js';
 import { AGENT_GUIDE_MARKDOWN } from './guide.js';
+import { hasVerifyReports, listVerifyReports } from './verify-reports.js';
 import {
   ideasDir,
   listWorkspaceIdeas,
@@ -154,8 +155,37 @@ export const referenceDataTemplate = ideaFileTemplate({
   read: readReferenceData,
 });
 
+export const verifyReportsUri = (idea: string): string =>
+  `${IDEAS_URI}/${encodeURIComponent(idea)}/verify-reports`;
+
+export const verifyReportsTemplate: ResourceTemplateDefinition = {
+  name: 'verify-reports',
+  uriTemplate: `${IDEAS_URI}/{idea}/verify-reports`,
+  title: "An idea's comparisons",
+  description:
+    'The reports compare_with_reference wrote for one idea folder (uiux-references/verify/), newest last: scores, ' +
+    'the number of differences and the first five, and the paths of report.json, report.md, diff.png, candidate.png.',
+  mimeType: 'application/json',
+  async list(ctx) {
+    const ideas = await listWorkspaceIdeas(ctx.workspace);
+    const withReports = await Promise.all(ideas.map((i) => hasVerifyReports(ctx.workspace, i.name)));
+    return ideas
+      .filter((_, i) => withReports[i])
+      .map((idea) => ({
+        uri: verifyReportsUri(idea.name),
+        name: `verify-reports: ${idea.name}`,
+        title: `Comparisons of ${idea.name}`,
+      }));
+  },
+  async read(ctx, variables) {
+    const idea = decodeIdea(variables);
+    return JSON.stringify({ idea_folder: idea, reports: await listVerifyReports(ctx.workspace, idea) });
+  },
+};
+
 export const RESOURCES: readonly ResourceDefinition[] = [ideasResource, guideResource];
 export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [
   referenceDataTemplate,
   referencedElementsTemplate,
+  verifyReportsTemplate,
 ];
