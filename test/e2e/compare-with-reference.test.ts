@@ -166,6 +166,27 @@ describe('compare_with_reference', () => {
     expect(JSON.parse(error.stdout)).toMatchObject({ error: 'VALIDATION_ERROR' });
   });
 
+  it('renders a dev-server URL and compares the region a selector names', async () => {
+    const { isError, body } = await mcp.call('compare_with_reference', {
+      idea_folder: IDEA,
+      area_id: 'area-1',
+      url: `${origin}/product`,
+      selector: '.promo',
+    });
+    expect(isError, JSON.stringify(body)).toBe(false);
+    // The page the area was captured from, at the same width: the same pixels and elements.
+    for (const [name, value] of Object.entries(body.scores as Record<string, number>))
+      expect(value, `${name} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(0.98);
+    const missing = await mcp.call('compare_with_reference', {
+      idea_folder: IDEA,
+      area_id: 'area-1',
+      url: `${origin}/product`,
+      selector: '.nothing-here',
+    });
+    expect(missing.body).toMatchObject({ error: 'VALIDATION_ERROR' });
+    expect(String(missing.body.message)).toMatch(/selector.*\.nothing-here/);
+  });
+
   it('refuses a file outside the workspace, a remote URL and a missing area with clear errors', async () => {
     const outside = await mcp.call('compare_with_reference', {
       idea_folder: IDEA,
