@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { noisePng } from '../test/support/png.js';
 import { benchAreaCloneFidelity, benchDeepCaptureArea } from './deep-capture.js';
+import { benchAreaCloneFidelityReal } from './deep-capture-real.js';
 import { prepareFloor } from './floor/floor.js';
 import {
   call,
@@ -301,6 +302,7 @@ await section('full_page_9vp_dpr2', async () =>
 );
 await retina?.browser.close();
 await section('area_clone_fidelity', () => benchAreaCloneFidelity({ entries, entry, log }));
+await section('area_clone_fidelity_real', () => benchAreaCloneFidelityReal({ entries, entry, log }));
 await section('deep_capture_area', () =>
   benchDeepCaptureArea({
     browser: b.browser,

@@ -169,7 +169,7 @@ export async function writeClone({ capture, screenshot, dir, areaId = 'area-1', 
     try {
       if (ref.url.startsWith('data:')) bytes = decodeDataUrl(ref.url);
       else {
-        const res = await fetch(ref.url);
+        const res = await fetch(ref.url, { signal: AbortSignal.timeout(5_000) });
         if (!res.ok) continue;
         bytes = Buffer.from(await res.arrayBuffer());
       }
