@@ -73,11 +73,31 @@ export async function measureCorpus({ pages, dprs = [1, 2], root, log }) {
             fs.mkdirSync(dir, { recursive: true });
             try {
               const r = await measureRealArea({ browser, scratch, url, selector: area.selector, dir });
-              results.push({ name, page: page.name, heldOut: page.heldOut, dpr, selector: area.selector, ...r });
+              results.push({
+                name,
+                page: page.name,
+                heldOut: page.heldOut,
+                dpr,
+                selector: area.selector,
+                ...r,
+              });
               const flag = r.dir === null ? '' : `  kept: ${r.dir}`;
-              log(`  dpr${dpr} ${page.heldOut ? '[held out] ' : ''}${name}: ${round(r.share)} (vs crop ${round(r.shareVsCrop)})${flag}`);
+              log(
+                `  dpr${dpr} ${page.heldOut ? '[held out] ' : ''}${name}: ${round(r.share)} (vs crop ${round(r.shareVsCrop)})${flag}`,
+              );
             } catch (err) {
-              results.push({ name, page: page.name, heldOut: page.heldOut, dpr, selector: area.selector, share: 0, shareVsCrop: 0, referenceVsCrop: 0, error: String(err.message ?? err), dir });
+              results.push({
+                name,
+                page: page.name,
+                heldOut: page.heldOut,
+                dpr,
+                selector: area.selector,
+                share: 0,
+                shareVsCrop: 0,
+                referenceVsCrop: 0,
+                error: String(err.message ?? err),
+                dir,
+              });
               log(`  dpr${dpr} ${name}: error ${String(err.message ?? err).slice(0, 200)}`);
             }
           }
@@ -106,20 +126,38 @@ export async function benchAreaCloneFidelityReal({ entries, entry, log }) {
     dpr2: summary(part(2, false)),
     held_out: { dpr1: summary(part(1, true)), dpr2: summary(part(2, true)) },
     vs_crop: {
-      dpr1: summary(results.filter((r) => r.dpr === 1), 'shareVsCrop'),
-      dpr2: summary(results.filter((r) => r.dpr === 2), 'shareVsCrop'),
+      dpr1: summary(
+        results.filter((r) => r.dpr === 1),
+        'shareVsCrop',
+      ),
+      dpr2: summary(
+        results.filter((r) => r.dpr === 2),
+        'shareVsCrop',
+      ),
     },
     // Where the two references disagree, the page changed between them (animations, video,
     // carousels) or the crop differs from what the browser shows: listed, not dropped.
     references_disagree: results
       .filter((r) => r.referenceVsCrop < 0.98)
       .map((r) => ({ area: r.name, dpr: r.dpr, reference_vs_crop: round(r.referenceVsCrop) })),
-    kept: results.filter((r) => r.dir !== null && r.share < 0.9).map((r) => ({ area: r.name, dpr: r.dpr, share: round(r.share), dir: r.dir, error: r.error })),
-    per_area: results.map((r) => ({ area: r.name, dpr: r.dpr, held_out: r.heldOut, share: round(r.share), vs_crop: round(r.shareVsCrop) })),
+    kept: results
+      .filter((r) => r.dir !== null && r.share < 0.9)
+      .map((r) => ({ area: r.name, dpr: r.dpr, share: round(r.share), dir: r.dir, error: r.error })),
+    per_area: results.map((r) => ({
+      area: r.name,
+      dpr: r.dpr,
+      held_out: r.heldOut,
+      share: round(r.share),
+      vs_crop: round(r.shareVsCrop),
+    })),
   };
   const all = [report.dpr1, report.dpr2, report.held_out.dpr1, report.held_out.dpr2];
   entries.push({
-    ...entry('area_clone_fidelity_real', 'share of pixels', part(1, false).map((r) => r.share)),
+    ...entry(
+      'area_clone_fidelity_real',
+      'share of pixels',
+      part(1, false).map((r) => r.share),
+    ),
     pages: pages.length,
     ...report,
     tolerance: '8/255 per channel',

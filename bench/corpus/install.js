@@ -37,12 +37,23 @@ export function ensureCorpus(specs = allSpecs()) {
         });
       } catch (err) {
         throw new Error(
-          `npm pack ${spec} failed (${String(err.stderr ?? err.message).trim().slice(0, 300)}): the real-web corpus needs the npm registry; check the network or npm config, or set XIPE_CORPUS_DIR to a folder already holding it`,
+          `npm pack ${spec} failed (${String(err.stderr ?? err.message)
+            .trim()
+            .slice(
+              0,
+              300,
+            )}): the real-web corpus needs the npm registry; check the network or npm config, or set XIPE_CORPUS_DIR to a folder already holding it`,
         );
       }
       const [{ filename }] = JSON.parse(out);
       fs.mkdirSync(dir, { recursive: true });
-      execFileSync('tar', ['xzf', path.join(scratch, path.basename(filename)), '-C', dir, '--strip-components=1']);
+      execFileSync('tar', [
+        'xzf',
+        path.join(scratch, path.basename(filename)),
+        '-C',
+        dir,
+        '--strip-components=1',
+      ]);
       fs.writeFileSync(path.join(dir, '.complete'), `${spec}\n`);
     } finally {
       fs.rmSync(scratch, { recursive: true, force: true });

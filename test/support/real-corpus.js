@@ -120,7 +120,8 @@ export async function startCorpusServer(pages) {
  * (`.row`), shown, at least 300×80 px and not fixed or sticky, ranked by their area with the height
  * counted up to `maxHeight`. The largest is taken, then each next largest that neither holds nor
  * sits inside one already taken, up to `count`; the page's largest grid row is always one of them
- * when it has one. Returns a selector (an nth-child path) and the rect of each.
+ * when it has one. A page that gives fewer than two this way is filled up with its largest `div`s,
+ * by the same rule. Returns a selector (an nth-child path) and the rect of each.
  */
 export function selectAreas(count, maxHeight) {
   const SECTION = 'header, footer, section, article, aside, form, nav, main, .row';
@@ -139,18 +140,25 @@ export function selectAreas(count, maxHeight) {
     }
     return true;
   };
-  const scored = [];
-  for (const el of document.querySelectorAll(SECTION)) {
-    const r = el.getBoundingClientRect();
-    if (r.width < 300 || r.height < 80 || r.right <= 0 || r.left >= innerWidth || !shown(el)) continue;
-    scored.push({ el, row: el.matches('.row'), score: r.width * Math.min(r.height, maxHeight) });
-  }
-  scored.sort((a, b) => b.score - a.score);
+  const rank = (selector) => {
+    const scored = [];
+    for (const el of document.querySelectorAll(selector)) {
+      const r = el.getBoundingClientRect();
+      if (r.width < 300 || r.height < 80 || r.right <= 0 || r.left >= innerWidth || !shown(el)) continue;
+      scored.push({ el, row: el.matches('.row'), score: r.width * Math.min(r.height, maxHeight) });
+    }
+    return scored.sort((a, b) => b.score - a.score);
+  };
+  const scored = rank(SECTION);
   const taken = [];
   const free = (c) => taken.every((t) => !t.el.contains(c.el) && !c.el.contains(t.el));
   const row = scored.find((c) => c.row);
   if (row !== undefined) taken.push(row);
   for (const c of scored) if (taken.length < count && c !== row && free(c)) taken.push(c);
+  // Pages built of divs alone: the largest divs fill up to two areas, by the same rule.
+  for (const c of taken.length < 2 ? rank('div') : []) {
+    if (taken.length < 2 && free(c)) taken.push(c);
+  }
   taken.sort((a, b) => a.el.getBoundingClientRect().top - b.el.getBoundingClientRect().top);
   return taken.map((t) => ({ selector: pathOf(t.el), kind: t.el.matches('.row') ? 'row' : t.el.localName }));
 }

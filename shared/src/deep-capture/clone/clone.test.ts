@@ -254,3 +254,34 @@ describe('buildClone', () => {
     expect(scrolled.css).toContain('scroll-initial-target: nearest;');
   });
 });
+
+describe('the page background and the ancestors under the root', () => {
+  it('draws their images from the local files, clipped where the capture says', () => {
+    const { css } = clone(
+      capture([node({ tag: 'div' })], {
+        backdrop: [
+          {
+            tag: 'canvas',
+            rect: { x: -10, y: -500, width: 1280, height: 2000 },
+            styles: {
+              'background-image': 'url("https://site.test/hero.png")',
+              'background-repeat': 'repeat',
+            },
+          },
+          {
+            tag: 'header',
+            rect: { x: -10, y: 0, width: 1280, height: 720 },
+            styles: {
+              'background-image': 'url("https://site.test/hero.png")',
+              'clip-path': 'inset(0px 0px 200px 0px)',
+            },
+          },
+        ],
+      }),
+    );
+    expect(css).toContain('.backdrop-1 {');
+    expect(css.match(/url\("a1b2\.png"\)/g)?.length).toBe(2);
+    expect(css).toContain('clip-path: inset(0px 0px 200px 0px)');
+    expect(css).not.toMatch(/url\("https:/);
+  });
+});

@@ -1,0 +1,24 @@
+import type { Browser, Page } from 'puppeteer-core';
+
+export declare function openCorpusPage(browser: Browser, url: string): Promise<Page>;
+
+export interface RealAreaResult {
+  /** Clone vs the browser's own screenshot taken before the capture. */
+  share: number;
+  /** Clone vs the pipeline's own screenshot (today's crop). */
+  shareVsCrop: number;
+  referenceVsCrop: number;
+  rect: { x: number; y: number; width: number; height: number };
+  elements: number;
+  /** Where reference, crop, clone render and diff were kept (an area under `keepBelow`), else null. */
+  dir: string | null;
+}
+
+export declare function measureRealArea(options: {
+  browser: Browser;
+  scratch: Page;
+  url: string;
+  selector: string;
+  dir: string;
+  keepBelow?: number;
+}): Promise<RealAreaResult>;
