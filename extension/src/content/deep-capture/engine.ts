@@ -1,4 +1,9 @@
-import type { AreaCapture, CaptureRect, NodeRect } from '../../../../shared/src/deep-capture/area-capture.js';
+import type {
+  AreaCapture,
+  CaptureRect,
+  DocumentMode,
+  NodeRect,
+} from '../../../../shared/src/deep-capture/area-capture.js';
 import { AREA_CAPTURE_VERSION } from '../../../../shared/src/deep-capture/limits.js';
 import { collectResourceRefs } from '../../../../shared/src/deep-capture/resource-refs.js';
 import { ancestorsOf, browserTreeEnv, collectHits, findRoot, type ViewRect } from './area-tree.js';
@@ -119,6 +124,7 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
     rect,
     scroll,
     viewport: { width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio },
+    document_mode: documentMode(doc),
     ...frame,
     root: 0,
     nodes: builder.nodes,
@@ -133,6 +139,20 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
       elapsed_ms: Math.round(performance.now() - started),
     },
   };
+}
+
+/** Quirks or standards, and the doctype as the page wrote it (the clone writes the same). */
+function documentMode(doc: Document): DocumentMode {
+  const dt = doc.doctype;
+  let doctype: string | null = null;
+  if (dt !== null) {
+    doctype = `<!DOCTYPE ${dt.name}`;
+    if (dt.publicId !== '')
+      doctype += ` PUBLIC "${dt.publicId}"${dt.systemId !== '' ? ` "${dt.systemId}"` : ''}`;
+    else if (dt.systemId !== '') doctype += ` SYSTEM "${dt.systemId}"`;
+    doctype = `${doctype}>`.slice(0, 1000);
+  }
+  return { compat_mode: doc.compatMode === 'BackCompat' ? 'BackCompat' : 'CSS1Compat', doctype };
 }
 
 /** The intersection of the ancestors' overflow clips, relative to the area (null: none clips). */
