@@ -14,7 +14,8 @@ export declare function isHeldOut(spec: string): boolean;
 export declare function corpusPages(only?: string[] | null): CorpusPage[];
 
 export interface CorpusServer {
-  pageUrl(page: CorpusPage): string;
+  /** `quirks`: served without its doctype, as an old site would (quirks mode). */
+  pageUrl(page: CorpusPage, options?: { quirks?: boolean }): string;
   close(): Promise<void>;
 }
 export declare function startCorpusServer(pages: CorpusPage[]): Promise<CorpusServer>;

@@ -100,12 +100,21 @@ export async function startCorpusServer(pages) {
       'content-type': TYPES[ext] ?? 'application/octet-stream',
       'cache-control': 'public, max-age=3600',
     });
-    res.end(TEXT.has(ext) ? rewriteCdn(fs.readFileSync(file, 'utf8')) : fs.readFileSync(file));
+    if (!TEXT.has(ext)) {
+      res.end(fs.readFileSync(file));
+      return;
+    }
+    let text = rewriteCdn(fs.readFileSync(file, 'utf8'));
+    // `?doctype=none`: the page as an old site serves it, without a doctype (quirks mode).
+    if (ext === '.html' && url.searchParams.get('doctype') === 'none')
+      text = text.replace(/^\s*<!doctype[^>]*>/i, '');
+    res.end(text);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return {
-    pageUrl: (page) => `http://127.0.0.1:${port}/${path.basename(packageDir(page.spec))}/${page.file}`,
+    pageUrl: (page, { quirks = false } = {}) =>
+      `http://127.0.0.1:${port}/${path.basename(packageDir(page.spec))}/${page.file}${quirks ? '?doctype=none' : ''}`,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -10,6 +10,10 @@ export interface RealAreaResult {
   referenceVsCrop: number;
   rect: { x: number; y: number; width: number; height: number };
   elements: number;
+  /** The page's mode as the capture recorded it (null: an engine that does not record it). */
+  compatMode: 'CSS1Compat' | 'BackCompat' | null;
+  /** The clone's first line (its doctype, or `<html>` for a quirks-mode clone). */
+  cloneHead: string;
   /** Where reference, crop, clone render and diff were kept (an area under `keepBelow`), else null. */
   dir: string | null;
 }

@@ -61,8 +61,9 @@ export async function measureRealArea({ browser, scratch, url, selector, dir, ke
     const written = await writeClone({ capture, screenshot: crop, dir, scratch });
     const rendered = await renderOffline(browser, written.htmlPath, rect);
     const vsReference = await comparePngs(scratch, reference, rendered.screenshot, FIDELITY_TOLERANCE);
-    const vsCrop = await comparePngs(scratch, crop, rendered.screenshot, FIDELITY_TOLERANCE);
-    const refVsCrop = await comparePngs(scratch, reference, crop, FIDELITY_TOLERANCE);
+    const vsCrop = await comparePngs(scratch, crop, rendered.screenshot, FIDELITY_TOLERANCE, { diff: false });
+    const refVsCrop = await comparePngs(scratch, reference, crop, FIDELITY_TOLERANCE, { diff: false });
+    const cloneHead = fs.readFileSync(written.htmlPath, 'utf8').split('\n')[0];
     const kept = Math.min(vsReference.share, vsCrop.share) < keepBelow;
     if (kept) {
       fs.writeFileSync(path.join(dir, 'reference.png'), reference);
@@ -78,6 +79,8 @@ export async function measureRealArea({ browser, scratch, url, selector, dir, ke
       referenceVsCrop: refVsCrop.share,
       rect,
       elements: capture.nodes.length,
+      compatMode: capture.document_mode?.compat_mode ?? null,
+      cloneHead,
       dir: kept ? dir : null,
     };
   } finally {
