@@ -302,7 +302,8 @@ export async function comparePngs(scratch, a, b, tolerance = 8, { diff: withDiff
         diff.data[i + 2] = ok ? 200 + grey / 5 : 0;
         diff.data[i + 3] = 255;
       }
-      if (!wantDiff) return { share: same / (w * h), sizes: [ia.width, ia.height, ib.width, ib.height], diff: '' };
+      if (!wantDiff)
+        return { share: same / (w * h), sizes: [ia.width, ia.height, ib.width, ib.height], diff: '' };
       const c = new OffscreenCanvas(w, h);
       c.getContext('2d').putImageData(diff, 0, 0);
       const bytes = new Uint8Array(await (await c.convertToBlob({ type: 'image/png' })).arrayBuffer());
