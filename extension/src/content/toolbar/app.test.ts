@@ -205,6 +205,38 @@ describe('toolbar controller', () => {
     expect(entered.map((e) => e.mode)).toEqual(['beta']);
   });
 
+  it('takes mode shortcuts from the page too (after opening, after Esc), never from its text fields', async () => {
+    key('b');
+    await settle();
+    expect(last().mode).toBe('beta');
+    key('Escape');
+    key('a');
+    await settle();
+    expect(last().mode).toBe('alpha');
+    const search = document.createElement('input');
+    document.body.append(search);
+    search.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', bubbles: true, composed: true }));
+    const editor = document.createElement('div');
+    editor.contentEditable = 'true';
+    document.body.append(editor);
+    editor.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', bubbles: true, composed: true }));
+    await settle();
+    expect(last().mode).toBe('alpha');
+    search.remove();
+    editor.remove();
+  });
+
+  it('captures on Enter typed in the instruction field', async () => {
+    button('beta').click();
+    await settle();
+    const instruction = shadow.querySelector<HTMLInputElement>('.options .instruction');
+    if (!instruction) throw new Error('no instruction field');
+    instruction.focus();
+    instruction.value = 'Rebuild the header';
+    instruction.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    expect(confirm).toHaveBeenCalledTimes(1);
+  });
+
   it('lets a run finish: Esc and other modes do not cancel it, and its end leaves them alone', async () => {
     button('run').click();
     await settle();

@@ -121,7 +121,7 @@ select.role { border: 1px solid var(--line); border-radius: 6px; background: var
 .handle[data-h="sw"] { left: -6px; bottom: -6px; cursor: nesw-resize; } .handle[data-h="se"] { right: -6px; bottom: -6px; cursor: nwse-resize; }
 .handle[data-h="n"] { left: calc(50% - 5px); top: -6px; cursor: ns-resize; } .handle[data-h="s"] { left: calc(50% - 5px); bottom: -6px; cursor: ns-resize; }
 .handle[data-h="w"] { top: calc(50% - 5px); left: -6px; cursor: ew-resize; } .handle[data-h="e"] { top: calc(50% - 5px); right: -6px; cursor: ew-resize; }
-.area-bar { position: absolute; right: 0; top: calc(100% + 6px); display: flex; gap: 4px; }
+.area-bar { position: absolute; left: 0; top: calc(100% + 6px); display: flex; gap: 4px; }
 .area-bar .btn { padding: 4px 8px; font-size: 11px; }
 .flash { position: fixed; pointer-events: none; border: 3px solid #f43f5e; border-radius: 4px; animation: flash 900ms ease-out forwards; }
 @keyframes flash { 0% { opacity: 1; box-shadow: 0 0 0 6px rgba(244, 63, 94, .35); } 100% { opacity: 0; box-shadow: 0 0 0 0 rgba(244, 63, 94, 0); } }

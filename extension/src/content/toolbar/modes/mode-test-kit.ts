@@ -82,6 +82,7 @@ export function fakeContext(): FakeContext {
     get busy() {
       return ctx.busyNow;
     },
+    panelRect: () => ({ x: -1000, y: -1000, width: 0, height: 0 }),
     setStatus: vi.fn((text: string) => {
       statuses.push(text);
     }),
