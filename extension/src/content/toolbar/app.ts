@@ -1,6 +1,5 @@
 import type { CssRect, PanelSpot } from '../../../../shared/src/toolbar-messages.js';
-import { inflate, intersect } from '../../geometry/crop-math.js';
-import { CaptureVeil } from './capture-veil.js';
+import { CaptureVeil, panelPaintsOver } from './capture-veil.js';
 import { CollectionSync } from './collection-sync.js';
 import { domRect } from './dom.js';
 import { selectorFor } from './dom-inspect.js';
@@ -165,10 +164,8 @@ export class ToolbarApp {
     for (const [m, b] of this.ui.modeButtons) b.setAttribute('aria-pressed', String(m === mode));
   }
 
-  /** The panel covers part of a viewport rectangle (or its ring of a few pixels). */
   private panelOver(rect: CssRect): boolean {
-    const r = this.ui.panel.getBoundingClientRect();
-    return intersect({ x: r.x, y: r.y, width: r.width, height: r.height }, inflate(rect, 4)) !== null;
+    return panelPaintsOver(this.ui.panel, rect);
   }
 
   private selectorOf(el: Element): string {

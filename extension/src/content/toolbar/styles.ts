@@ -34,6 +34,7 @@ export const CSS = `
 * , *::before, *::after { box-sizing: border-box; }
 .root {
   --bg: #ffffff; --bg2: #f4f5f7; --fg: #1c1f24; --fg2: #5d6470; --line: #e3e5e9;
+  /* capture-veil.ts SHADOW_REACH is how far --shadow paints past the panel: change both together. */
   --accent: #4f46e5; --accent-fg: #ffffff; --danger: #dc2626; --ok: #15803d; --shadow: 0 12px 32px rgba(15, 23, 42, .18), 0 2px 6px rgba(15, 23, 42, .12);
   font: 12px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
   position: fixed; inset: 0; pointer-events: none; -webkit-font-smoothing: antialiased;
