@@ -3,7 +3,6 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXTENSION_ID } from '../../shared/src/constants.js';
 import { ensureDemoWorkspace, resolveInside, serveDirectory } from './demo.js';
 import { classify, findBrowser, majorVersion } from './find-browser.js';
 import { profileLockHolder } from './profile.js';
