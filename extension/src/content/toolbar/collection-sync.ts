@@ -162,8 +162,8 @@ export class CollectionSync {
       this.collection = c;
       if (change.role) this.renderColors(c);
       this.renderBadge(c);
-      if (change.comment !== undefined) this.ui.status.set('Note saved.', 'ok');
-      if (change.instruction !== undefined) this.ui.status.set('Instruction saved.', 'ok');
+      if (change.comment !== undefined) this.ui.status.flash('Note saved.');
+      if (change.instruction !== undefined) this.ui.status.flash('Instruction saved.');
     } catch (err) {
       this.ui.status.fail(err);
     }

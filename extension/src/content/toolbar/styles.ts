@@ -73,8 +73,9 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .options input[disabled] { opacity: .5; }
 .body { overflow: auto; display: flex; flex-direction: column; }
 /* Two lines high, its progress bar over the bottom padding: most statuses then change no height, so the list under
-   it does not move while the designer reaches for it. */
-.status { position: relative; padding: 6px 12px; color: var(--fg2); min-height: 2.8em; border-bottom: 1px solid var(--line); }
+   it does not move while the designer reaches for it. Never shrunk (flex: none): a longer message grows the line
+   instead of spilling over the list with the bar through its text. */
+.status { position: relative; flex: none; padding: 6px 12px 8px; color: var(--fg2); min-height: 2.8em; border-bottom: 1px solid var(--line); }
 .status.error { color: var(--danger); }
 .status.ok { color: var(--ok); }
 .status .link { all: unset; cursor: pointer; color: var(--accent); text-decoration: underline; font-weight: 600; }
