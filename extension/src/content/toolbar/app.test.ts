@@ -350,7 +350,7 @@ describe('toolbar controller', () => {
     expect(shadow.querySelector<HTMLInputElement>('.options .instruction')?.disabled).toBe(true);
     await last().ctx.captureElement(document.body, 'area', { x: 0, y: 0, width: 100, height: 100 });
     expect(sent.map((r) => r.type)).not.toContain('xipe-toolbar:deep_capture');
-    expect(status()).toMatch(/^Captured html > body \(300×200 px\) in \d+ ms\.$/);
+    expect(status()).toMatch(/^Captured html > body \(100×100 px\) in \d+ ms\.$/);
     button('alpha').click();
     button('beta').click();
     await settle();

@@ -1,4 +1,5 @@
 import type { CollectedElement, CssRect } from '../../../../../shared/src/toolbar-messages.js';
+import { sizeLabel } from '../capture-report.js';
 import { domRect, h, iconButton, place } from '../dom.js';
 import { resolveSelector } from '../dom-inspect.js';
 import { ICONS } from '../icons.js';
@@ -119,7 +120,7 @@ export class ElementsView {
       locate.addEventListener('click', () => this.locate(item), { signal });
       const remove = iconButton(ICONS.remove, 'Remove');
       remove.addEventListener('click', () => this.actions.remove(item.key), { signal });
-      const size = `${Math.round(item.bounding_box.width)}×${Math.round(item.bounding_box.height)}`;
+      const size = sizeLabel(item);
       const kind = item.kind === 'full_page' ? 'full page' : item.kind;
       const capped = item.capped_at ? ` · cut at ${item.capped_at}px` : '';
       this.el.append(
