@@ -78,6 +78,8 @@ vi.mock('./runtime.js', () => ({
       if (request.instruction === 'fail') throw new Error('The page navigated away.');
       return { ...captured, deep: { ...DEEP, instruction: request.instruction } };
     }
+    if (request.type === 'xipe-toolbar:remove_item')
+      return { source_url: location.href, started_at: '', elements: [], colors: [], typography: {} };
     throw new Error(`unexpected ${request.type}`);
   }),
 }));
@@ -235,6 +237,28 @@ describe('toolbar controller', () => {
     instruction.value = 'Rebuild the header';
     instruction.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
     expect(confirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('removes with Undo: the item goes from the list at once and comes back whole on Ctrl+Z', async () => {
+    button('alpha').click();
+    await settle();
+    await last().ctx.captureElement(document.body, 'element', { x: 0, y: 0, width: 100, height: 100 });
+    const items = () => shadow.querySelectorAll('.list .item').length;
+    expect(items()).toBe(1);
+    shadow.querySelector<HTMLButtonElement>('.list .item button[aria-label="Remove"]')?.click();
+    await settle();
+    expect(items()).toBe(0);
+    expect(status()).toMatch(/^Removed html > body\. Undo/);
+    key('z', { ctrlKey: true });
+    await settle();
+    expect(items()).toBe(1);
+    expect(sent.map((r) => r.type)).not.toContain('xipe-toolbar:remove_item');
+    // Removed again and the toolbar closed: the removal is made for good.
+    shadow.querySelector<HTMLButtonElement>('.list .item button[aria-label="Remove"]')?.click();
+    await settle();
+    app.destroy();
+    await settle();
+    expect(sent.filter((r) => r.type === 'xipe-toolbar:remove_item')).toHaveLength(1);
   });
 
   it('lets a run finish: Esc and other modes do not cancel it, and its end leaves them alone', async () => {

@@ -247,6 +247,13 @@ export class ToolbarApp {
         return;
       }
     }
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'z' && !takesText(target)) {
+      if (this.collection.undo()) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+      return;
+    }
     this.onShortcut(e, target);
   }
 

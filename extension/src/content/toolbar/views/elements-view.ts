@@ -123,6 +123,7 @@ export class ElementsView {
       const size = sizeLabel(item);
       const kind = item.kind === 'full_page' ? 'full page' : item.kind;
       const capped = item.capped_at ? ` · cut at ${item.capped_at}px` : '';
+      const from = otherPage(item.page_url);
       this.el.append(
         h(
           'div',
@@ -133,6 +134,7 @@ export class ElementsView {
             { class: 'meta' },
             h('div', { class: 'sel', title: item.selector }, item.selector),
             h('div', { class: 'sub' }, `${kind} · <${item.tag}> · ${size}${capped}`),
+            ...(from ? [h('div', { class: 'sub from', title: item.page_url }, `from ${from}`)] : []),
             ...this.deepLines(item),
             note,
           ),
@@ -257,5 +259,21 @@ export class ElementsView {
       this.overlay.append(flash);
       setTimeout(() => flash.remove(), 950);
     });
+  }
+}
+
+/**
+ * Where an item was captured, when that is not this page (host and path, without query or
+ * fragment): captures survive navigation, and an item from another page must say so.
+ */
+export function otherPage(pageUrl: string, here: string = location.href): string | null {
+  try {
+    const from = new URL(pageUrl);
+    const now = new URL(here);
+    if (from.origin === now.origin && from.pathname === now.pathname) return null;
+    const where = `${from.host}${from.pathname}`;
+    return where.length > 60 ? `${where.slice(0, 59)}…` : where;
+  } catch {
+    return null;
   }
 }
