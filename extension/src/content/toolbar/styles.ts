@@ -87,10 +87,14 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .item { display: grid; grid-template-columns: 44px 1fr auto; gap: 8px; align-items: start; padding: 6px; border: 1px solid var(--line); border-radius: 8px; background: var(--bg); }
 .thumb { width: 44px; height: 34px; border-radius: 4px; background: var(--bg2) center/contain no-repeat; border: 1px solid var(--line); }
 .meta { min-width: 0; }
-.meta .sel { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 11px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.meta .name { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.meta .sel { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 10px; color: var(--fg2); overflow-wrap: anywhere; }
+.meta .field { display: block; margin-top: 4px; }
+.meta .field .caption { display: block; font-size: 10px; font-weight: 600; color: var(--fg2); text-transform: uppercase; letter-spacing: .03em; }
+.zoom { position: fixed; pointer-events: none; border: 1px solid var(--line); border-radius: 6px; background: #fff center/contain no-repeat; box-shadow: var(--shadow); }
 .meta .sub { color: var(--fg2); font-size: 11px; }
 .meta .deep { color: var(--accent); font-size: 11px; font-weight: 600; }
-.meta textarea { width: 100%; margin-top: 4px; min-height: 26px; resize: vertical; border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; background: var(--bg2); user-select: text; }
+.meta textarea { width: 100%; margin-top: 2px; min-height: 26px; max-height: 120px; resize: vertical; border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; background: var(--bg2); user-select: text; }
 .actions { display: flex; flex-direction: column; gap: 2px; }
 .chip { display: inline-flex; align-items: center; gap: 6px; }
 .dot { width: 14px; height: 14px; border-radius: 4px; border: 1px solid rgba(0,0,0,.15); display: inline-block; }

@@ -113,7 +113,10 @@ export class ElementsView {
     for (const item of items) {
       const thumb = h('div', { class: 'thumb' });
       void this.thumbFor(item, thumb);
-      const note = this.field(item.comment ?? '', 'Add a note…', `Note for ${item.selector}`, (text) =>
+      const name = item.label ?? (item.kind === 'full_page' ? 'Full page' : item.selector);
+      thumb.addEventListener('pointerenter', () => this.zoom(item, thumb), { signal });
+      thumb.addEventListener('pointerleave', () => this.unzoom(), { signal });
+      const note = this.field(item.comment ?? '', 'Add a note…', `Note for ${name}`, (text) =>
         this.actions.comment(item.key, text.trim() === '' ? null : text),
       );
       const locate = iconButton(ICONS.locate, 'Locate on page');
@@ -132,11 +135,12 @@ export class ElementsView {
           h(
             'div',
             { class: 'meta' },
+            h('div', { class: 'name', title: name }, name),
             h('div', { class: 'sel', title: item.selector }, item.selector),
             h('div', { class: 'sub' }, `${kind} · <${item.tag}> · ${size}${capped}`),
             ...(from ? [h('div', { class: 'sub from', title: item.page_url }, `from ${from}`)] : []),
             ...this.deepLines(item),
-            note,
+            caption('Note', note),
           ),
           h('div', { class: 'actions' }, locate, remove),
         ),
@@ -179,6 +183,13 @@ export class ElementsView {
     const signal = this.signal;
     const field = h('textarea', { rows: 1, placeholder, 'aria-label': label });
     field.value = value;
+    // Grows with its text (up to the CSS max-height), so wrapped words are never hidden.
+    const grow = () => {
+      field.style.height = 'auto';
+      field.style.height = `${field.scrollHeight + 2}px`;
+    };
+    field.addEventListener('input', grow, { signal });
+    requestAnimationFrame(grow);
     let saved = value;
     field.addEventListener(
       'blur',
@@ -217,9 +228,7 @@ export class ElementsView {
       (text) => this.actions.instruction(item.key, text.trim()),
     );
     instruction.classList.add('instruction');
-    // An instruction is often a sentence or two: show two lines of it.
-    if (d.instruction.length > 40) instruction.rows = 2;
-    return [h('div', { class: 'deep' }, counts), instruction];
+    return [h('div', { class: 'deep' }, counts), caption('Instruction for the agent', instruction)];
   }
 
   private async thumbFor(item: CollectedElement, el: HTMLElement): Promise<void> {
@@ -236,6 +245,28 @@ export class ElementsView {
       }
     }
     el.style.backgroundImage = `url("${url}")`;
+  }
+
+  /** A larger preview of an item's crop beside the panel while the pointer is on its thumbnail. */
+  private zoom(item: CollectedElement, thumb: HTMLElement): void {
+    const url = this.thumbs.get(item.key);
+    if (!url) return;
+    this.unzoom();
+    const r = thumb.getBoundingClientRect();
+    const box = item.bounding_box;
+    const scale = Math.min(1, 320 / Math.max(1, box.width), 240 / Math.max(1, box.height));
+    const width = Math.max(1, Math.round(box.width * scale));
+    const height = Math.max(1, Math.round(box.height * scale));
+    const left = r.left - width - 12 >= 0 ? r.left - width - 12 : r.right + 12;
+    const top = Math.min(Math.max(0, r.top - height / 2), Math.max(0, window.innerHeight - height));
+    const zoom = h('div', { class: 'zoom' });
+    place(zoom, { x: left, y: top, width, height });
+    zoom.style.backgroundImage = `url("${url}")`;
+    this.overlay.append(zoom);
+  }
+
+  private unzoom(): void {
+    for (const z of Array.from(this.overlay.querySelectorAll('.zoom'))) z.remove();
   }
 
   /** Scrolls the item into view and flashes a frame around it. */
@@ -276,4 +307,9 @@ export function otherPage(pageUrl: string, here: string = location.href): string
   } catch {
     return null;
   }
+}
+
+/** A text field with its visible caption: the note and the instruction no longer look the same. */
+function caption(text: string, field: HTMLTextAreaElement): HTMLLabelElement {
+  return h('label', { class: 'field' }, h('span', { class: 'caption' }, text), field);
 }
