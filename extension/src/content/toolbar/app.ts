@@ -1,11 +1,12 @@
 import type { CssRect, PanelSpot } from '../../../../shared/src/toolbar-messages.js';
+import { intersect } from '../../geometry/crop-math.js';
 import { CaptureVeil, panelPaintsOver } from './capture-veil.js';
 import { CollectionSync } from './collection-sync.js';
 import { domRect } from './dom.js';
 import { selectorFor } from './dom-inspect.js';
 import { MODES, type ModeContext, type ModeSession, type ToolbarMode } from './modes/index.js';
 import { buildPanel, type Panel } from './panel.js';
-import { applySpot, freeCorner, pageControls } from './panel-place.js';
+import { applySpot, freeCorner, pageControls, rectAt } from './panel-place.js';
 import { send } from './runtime.js';
 import { DeepOptions } from './views/deep-options.js';
 import { PaletteView } from './views/palette-view.js';
@@ -168,6 +169,26 @@ export class ToolbarApp {
     return panelPaintsOver(this.ui.panel, rect);
   }
 
+  /**
+   * Moves the panel to the corner where it covers the least of what the designer points at or
+   * selects, when it paints over it now. The move is for the moment: the designer's own spot is
+   * kept for the next page. A target as large as half the viewport is left alone (no corner would
+   * clear it, and the panel would hop at every section the pointer crosses).
+   */
+  private avoid(rect: CssRect): void {
+    const panel = this.ui.panel;
+    if (!panelPaintsOver(panel, rect)) return;
+    const viewport = viewportSize();
+    if (rect.width * rect.height > (viewport.width * viewport.height) / 2) return;
+    const box = panel.getBoundingClientRect();
+    const size = { width: box.width, height: box.height };
+    const here = intersect(domRect(box), rect);
+    const spot = freeCorner(size, viewport, [rect]);
+    const there = intersect(rectAt(spot, size, viewport), rect);
+    const cover = (r: CssRect | null) => (r ? r.width * r.height : 0);
+    if (cover(there) < cover(here)) applySpot(panel, spot);
+  }
+
   private selectorOf(el: Element): string {
     let s = this.selectors.get(el);
     if (!s) {
@@ -192,6 +213,7 @@ export class ToolbarApp {
         return collection.busy;
       },
       panelRect: () => domRect(ui.panel.getBoundingClientRect()),
+      avoid: (rect) => this.avoid(rect),
       setStatus: (text, kind) => ui.status.set(text, kind),
       progress: (text, fraction) => ui.status.progress(text, fraction),
       fail: (err) => ui.status.fail(err),

@@ -53,6 +53,8 @@ const KIND_BY_ROLE: Record<string, string> = {
   menu: 'Menu',
 };
 
+const INLINE_TEXT = new Set(['span', 'em', 'strong', 'b', 'i', 'small', 'mark', 'code', 'sup', 'sub']);
+
 const MAX_NAME = 32;
 
 const squash = (s: string | null | undefined): string => (s ?? '').replace(/\s+/g, ' ').trim();
@@ -70,7 +72,8 @@ function kindOf(el: Element): string {
     const type = (el.getAttribute('type') ?? 'text').toLowerCase();
     if (type === 'submit' || type === 'button' || type === 'reset') return 'Button';
   }
-  return KIND_BY_TAG[tag] ?? (tag === 'div' || tag === 'span' ? 'Block' : `<${tag}>`);
+  if (INLINE_TEXT.has(tag)) return 'Text';
+  return KIND_BY_TAG[tag] ?? (tag === 'div' ? 'Block' : `<${tag}>`);
 }
 
 /** The name a page gives the element: what a screen reader would start with, shortened. */

@@ -48,12 +48,12 @@ export const CSS = `
 .root[data-hidden] .overlays { opacity: 0; }
 button, input, select, textarea { font: inherit; color: inherit; }
 .panel {
-  position: fixed; top: 16px; right: 16px; width: 320px; max-height: calc(100vh - 32px);
+  position: fixed; top: 16px; right: 16px; width: 320px; max-height: min(calc(100vh - 32px), 75vh);
   display: flex; flex-direction: column; background: var(--bg); border: 1px solid var(--line); border-radius: 12px;
   box-shadow: var(--shadow); pointer-events: auto; overflow: hidden; user-select: none;
 }
 .panel.collapsed { width: auto; }
-.panel.collapsed .body, .panel.collapsed .modes, .panel.collapsed .options { display: none; }
+.panel.collapsed .body, .panel.collapsed .modes, .panel.collapsed .options, .panel.collapsed .status, .panel.collapsed .foot { display: none; }
 .head { display: flex; align-items: center; gap: 6px; padding: 8px 8px 8px 12px; cursor: grab; border-bottom: 1px solid var(--line); }
 .head:active { cursor: grabbing; }
 .title { font-weight: 600; flex: 1; white-space: nowrap; }
@@ -71,7 +71,12 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .options label { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; cursor: pointer; font-weight: 600; }
 .options input[type="text"] { flex: 1; min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; background: var(--bg2); user-select: text; }
 .options input[disabled] { opacity: .5; }
-.body { overflow: auto; display: flex; flex-direction: column; }
+.body { overflow: auto; display: flex; flex-direction: column; flex: 1 1 auto; min-height: 0; }
+.foot { flex: none; border-top: 1px solid var(--line); border-bottom: none; }
+.fold { all: unset; cursor: pointer; flex: 1; }
+.fold::after { content: " ▾"; }
+.section.folded .fold::after { content: " ▸"; }
+.section.folded > :not(h3) { display: none; }
 /* Two lines high, its progress bar over the bottom padding: most statuses then change no height, so the list under
    it does not move while the designer reaches for it. Never shrunk (flex: none): a longer message grows the line
    instead of spilling over the list with the bar through its text. */

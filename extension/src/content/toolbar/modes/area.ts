@@ -76,6 +76,7 @@ function runArea(ctx: ModeContext): { confirm(): void } {
     box ??= buildBox();
     const { rect, anchor } = selection;
     place(box, rect);
+    ctx.avoid(rect);
     if (bar) {
       const size = bar.getBoundingClientRect();
       const viewport = { width: window.innerWidth, height: window.innerHeight };
@@ -157,6 +158,7 @@ function runArea(ctx: ModeContext): { confirm(): void } {
       }
       const r = domRect(section.getBoundingClientRect());
       layer.highlight(r, [h('b', {}, section.localName), ` ${ctx.selectorOf(section)} — click to snap`]);
+      ctx.avoid(r);
     },
     { signal },
   );

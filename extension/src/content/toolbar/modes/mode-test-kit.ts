@@ -83,6 +83,7 @@ export function fakeContext(): FakeContext {
       return ctx.busyNow;
     },
     panelRect: () => ({ x: -1000, y: -1000, width: 0, height: 0 }),
+    avoid: vi.fn(),
     setStatus: vi.fn((text: string) => {
       statuses.push(text);
     }),

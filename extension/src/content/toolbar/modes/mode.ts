@@ -59,6 +59,8 @@ export interface ModeContext {
   readonly busy: boolean;
   /** The panel's rectangle in the viewport (what a mode's own controls must keep clear of). */
   panelRect(): CssRect;
+  /** The designer is pointing at or selecting `rect` (viewport CSS px): the panel moves off it. */
+  avoid(rect: CssRect): void;
   setStatus(text: string, kind?: StatusKind): void;
   progress(text: string, fraction: number): void;
   fail(err: unknown): void;
