@@ -81,7 +81,13 @@ export function pageControls(limit = 2000): Rect[] {
   return out;
 }
 
-/** Puts the panel at a spot: anchored to those sides, never taller than the room it has. */
+/** The share of the viewport's height the panel may take, however many items it lists. */
+export const MAX_HEIGHT_SHARE = 0.75;
+
+/**
+ * Puts the panel at a spot: anchored to those sides, never taller than the room it has nor than
+ * MAX_HEIGHT_SHARE of the viewport (its lists scroll; the status line and Save stay in view).
+ */
 export function applySpot(panel: HTMLElement, spot: PanelSpot): void {
   const viewport = { width: window.innerWidth, height: window.innerHeight };
   const r = rectAt(spot, panel.getBoundingClientRect(), viewport);
@@ -91,7 +97,8 @@ export function applySpot(panel: HTMLElement, spot: PanelSpot): void {
   const offset = spot.v === 'top' ? r.y : viewport.height - r.y - r.height;
   s.top = spot.v === 'top' ? `${offset}px` : 'auto';
   s.bottom = spot.v === 'bottom' ? `${offset}px` : 'auto';
-  s.maxHeight = `${Math.max(120, viewport.height - offset - MARGIN)}px`;
+  const room = Math.min(viewport.height - offset - MARGIN, viewport.height * MAX_HEIGHT_SHARE);
+  s.maxHeight = `${Math.max(120, Math.round(room))}px`;
 }
 
 /**

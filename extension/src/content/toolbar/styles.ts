@@ -48,7 +48,7 @@ export const CSS = `
 .root[data-hidden] .overlays { opacity: 0; }
 button, input, select, textarea { font: inherit; color: inherit; }
 .panel {
-  position: fixed; top: 16px; right: 16px; width: 320px; max-height: min(calc(100vh - 32px), 75vh);
+  position: fixed; top: 16px; right: 16px; width: 320px; max-height: min(calc(100vh - 32px), 75vh); /* panel-place.ts MAX_HEIGHT_SHARE */
   display: flex; flex-direction: column; background: var(--bg); border: 1px solid var(--line); border-radius: 12px;
   box-shadow: var(--shadow); pointer-events: auto; overflow: hidden; user-select: none;
 }
