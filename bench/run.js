@@ -24,6 +24,7 @@ import { benchInject24k, scriptOfSize } from './inject.js';
 import { entry, printTable, sample, timeIt, withBaseline } from './stats.js';
 import { benchElementCrop, benchFullPage } from './toolbar.js';
 import { benchToolbarDeepCapture } from './toolbar-deep.js';
+import { benchToolbarDesigner } from './toolbar-designer.js';
 import { benchFullPage9, benchIdleCpu } from './toolbar-real.js';
 
 const QUICK = process.argv.includes('--quick');
@@ -284,6 +285,7 @@ await section('viewport_capture_vs_html2canvas', () =>
   benchHtml2canvas({ browser: b, mcp, workspace, entries, N, entry, withBaseline, log }),
 );
 
+await section('toolbar_designer', () => benchToolbarDesigner({ browser: b, entries, entry }));
 await section('toolbar_idle_page_cpu', () => benchIdleCpu({ browser: b, pages, entries, N }));
 await section('element_crop', () => benchElementCrop({ browser: b, pages, entries, N, entry }));
 await section('full_page_5vp', () => benchFullPage({ browser: b, pages, entries, N, entry }));
