@@ -157,6 +157,7 @@ export const compareWithReferenceHandler: HostHandler = async (
   } finally {
     await served?.close();
   }
+  const renderedAt = performance.now();
   const candidatePng = decodePng(rendered.png).bytes;
   const result = compare({
     reference: refImage,
@@ -165,6 +166,7 @@ export const compareWithReferenceHandler: HostHandler = async (
     referenceElements: reference.area === null ? null : fromReference(reference.area),
     candidateElements: fromCandidate(rendered.elements),
   });
+  const comparedAt = performance.now();
   const candidateName =
     file !== null ? path.relative(workspace, file).split(path.sep).join('/') : (p.url ?? '');
   const files = await writeReport(
@@ -179,6 +181,11 @@ export const compareWithReferenceHandler: HostHandler = async (
       notes: rendered.notes,
       viewport: rendered.viewport,
       region: rendered.region,
+      timings: {
+        ...Object.fromEntries(Object.entries(rendered.timings ?? {}).map(([k, v]) => [`extension_${k}`, v])),
+        rendered: Math.round(renderedAt - started),
+        compared: Math.round(comparedAt - started),
+      },
       elements: {
         reference: reference.area?.elements.length ?? 0,
         candidate: rendered.elements.length,

@@ -23,10 +23,11 @@ export function decodeRgba(png: Buffer): Rgba {
   return { width: image.width, height: image.height, data: new Uint8Array(image.data) };
 }
 
+/** A quick encoding (deflate level 1): the diff image is read once, by a person, and is on the answer's path. */
 export function encodeRgba(image: Rgba): Buffer {
   const png = new PNG({ width: image.width, height: image.height });
   png.data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-  return PNG.sync.write(png);
+  return PNG.sync.write(png, { deflateLevel: 1 });
 }
 
 export interface PixelComparison {

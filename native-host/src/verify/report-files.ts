@@ -51,6 +51,8 @@ export interface ReportInput {
   viewport: { width: number; height: number };
   region: { x: number; y: number; width: number; height: number };
   elements: { reference: number; candidate: number; matched: number };
+  /** Where the time went (ms): the extension's steps and the host's. */
+  timings: Record<string, number>;
 }
 
 function markdown(r: ReportInput): string {
@@ -110,6 +112,7 @@ export async function writeReport(
     differences: report.found.differences,
     consequences: report.found.consequences,
     notes: report.notes,
+    timings: report.timings,
   };
   try {
     await Promise.all([
