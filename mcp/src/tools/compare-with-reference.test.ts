@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type FakeAnswer, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
 import { runTool } from '../run-tool.js';
 import { compareWithReferenceTool } from './compare-with-reference.js';
@@ -78,5 +79,30 @@ describe('compare_with_reference', () => {
       const { isError } = await call(bridge, { idea_folder: 'x', area_id: 'area-1', url });
       expect(isError, url).toBe(false);
     }
+  });
+
+  it('gives every input property a single string JSON Schema type (form-driven clients)', () => {
+    const schema = z.toJSONSchema(compareWithReferenceTool.inputSchema, {
+      io: 'input',
+      target: 'draft-7',
+    }) as {
+      properties: Record<string, { type?: unknown }>;
+    };
+    const types = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, v.type]));
+    expect(Object.keys(types).sort()).toEqual(
+      [
+        'area_id',
+        'browser',
+        'dpr',
+        'file_path',
+        'idea_folder',
+        'screenshot',
+        'selector',
+        'timeout_ms',
+        'url',
+        'viewport_width',
+      ].sort(),
+    );
+    for (const [name, type] of Object.entries(types)) expect(typeof type, name).toBe('string');
   });
 });
