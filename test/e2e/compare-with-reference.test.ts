@@ -75,6 +75,17 @@ describe('compare_with_reference', () => {
       focus: document.hasFocus(),
     }));
     const tabsBefore = await mcp.call('list_tabs');
+    const worker = await env.serviceWorker();
+    const focused = () =>
+      worker.evaluate(async () => {
+        const win = await chrome.windows.getLastFocused({ populate: true });
+        return {
+          window: win.id,
+          active: win.tabs?.find((t) => t.active)?.url,
+          windows: (await chrome.windows.getAll()).length,
+        };
+      });
+    const focusBefore = await focused();
     const clone = (captured.body.files as Record<string, string>).structure_html ?? '';
     const { isError, body, size } = await mcp.call('compare_with_reference', {
       idea_folder: IDEA,
@@ -92,6 +103,8 @@ describe('compare_with_reference', () => {
     expect(
       await designer.evaluate(() => ({ url: location.href, y: window.scrollY, focus: document.hasFocus() })),
     ).toEqual(before);
+    // The designer's window stayed the focused one, on the same tab; the render window is closed.
+    expect(await focused()).toEqual(focusBefore);
     const events = await mcp.call('wait_for_captures', { timeout_ms: 0 });
     const saved = (events.body.events as Array<{ type: string; data: Record<string, unknown> }>).filter(
       (e) => e.type === 'verify_report_saved',
