@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../../shared/src/commands/index.js';
-import type { Envelope, HostInfo, RequestId } from '../../shared/src/envelopes.js';
+import type { Envelope, HostInfo } from '../../shared/src/envelopes.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import type { HostContextBase, HostHandler, RequestSource } from './handlers/types.js';
 
@@ -13,19 +13,12 @@ export interface ClientPort {
   readonly workspace: string | undefined;
   /** Throws when the message cannot be framed (over the bridge cap). */
   send(message: Envelope): void;
-  /**
-   * Relays an envelope as the bytes it came in, under the client's `id` (relay-frames.ts); false
-   * when it cannot, and the caller sends the parsed envelope instead.
-   */
-  relay?(payload: Buffer, id: RequestId): boolean;
 }
 
 /** The native link to the extension. */
 export interface ExtensionPort {
   /** Throws XipeError PAYLOAD_TOO_LARGE when the message cannot be carried even in chunks. */
   send(message: Envelope): void;
-  /** Like ClientPort.relay, under a relay id. */
-  relay?(payload: Buffer, id: number): boolean;
 }
 
 export interface RouterOptions {

@@ -8,9 +8,7 @@ import {
   type Response,
 } from '../../shared/src/envelopes.js';
 import { validationError, XipeError } from '../../shared/src/errors.js';
-import { memoizedSafeParse } from '../../shared/src/parse-memo.js';
 import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
-import { EnvelopeMemo } from './envelope-memo.js';
 import { EventBuffer } from './event-buffer.js';
 import { EXTENSION_NOT_CONNECTED_MESSAGE, ExtensionRequests } from './extension-requests.js';
 import { HandlerRunner } from './handler-runner.js';
@@ -36,8 +34,6 @@ export class Router {
   /** The extension's images staged for its saves (`stage_image`); they go with this host. */
   readonly images = new StagedImages();
   private readonly runner: HandlerRunner;
-  /** Requests relayed before (envelope and params accepted), by their bytes but for the id. */
-  private readonly clientEnvelopes = new EnvelopeMemo(true);
   private extensionAbort = new AbortController();
   private extensionInfoValue: ExtensionInfo | null = null;
   private connected = false;
@@ -73,8 +69,7 @@ export class Router {
 
   // ── extension side ────────────────────────────────────────────────────────────────────────
 
-  /** `payload`: the frame's bytes, when it came in one frame (a response is relayed as them). */
-  handleExtensionEnvelope(envelope: Envelope, payloadBytes: number, payload?: Buffer): void {
+  handleExtensionEnvelope(envelope: Envelope, payloadBytes: number): void {
     if (this.stopped) return;
     switch (envelope.type) {
       case 'hello':
@@ -84,7 +79,7 @@ export class Router {
         void this.onExtensionRequest(envelope, payloadBytes);
         return;
       case 'response':
-        this.onExtensionResponse(envelope, payload);
+        this.onExtensionResponse(envelope);
         return;
       case 'event':
         if (!this.connected) {
@@ -159,8 +154,8 @@ export class Router {
     });
   }
 
-  private onExtensionResponse(response: Response, payload: Buffer | undefined): void {
-    if (!this.requests.settle(response, payload)) {
+  private onExtensionResponse(response: Response): void {
+    if (!this.requests.settle(response)) {
       this.options.logger.debug('dropped a late or unknown response from the extension', { id: response.id });
     }
   }
@@ -216,21 +211,8 @@ export class Router {
       });
   }
 
-  /**
-   * A frame from an authenticated client that repeats, under another id, a request relayed
-   * before (envelope-memo.ts): relayed without decoding or checking it again, its envelope and
-   * params being those the host accepted. False when it is not one.
-   */
-  handleClientFrame(client: ClientPort, payload: Buffer): boolean {
-    if (this.stopped || !this.clients.has(client)) return false;
-    const envelope = this.clientEnvelopes.lookup(payload);
-    if (envelope?.type !== 'request') return false;
-    this.relay(client, envelope, payload);
-    return true;
-  }
-
-  /** One decoded frame from an authenticated client; `payload` its bytes (a request is relayed as them). */
-  handleClientValue(client: ClientPort, value: unknown, payloadBytes: number, payload?: Buffer): void {
+  /** One decoded frame from an authenticated client. */
+  handleClientValue(client: ClientPort, value: unknown, payloadBytes: number): void {
     if (this.stopped || !this.clients.has(client)) return;
     const parsed = Envelope.safeParse(value);
     if (!parsed.success) {
@@ -242,7 +224,7 @@ export class Router {
     }
     const envelope = parsed.data;
     if (envelope.type === 'request') {
-      void this.onClientRequest(client, envelope, payloadBytes, payload);
+      void this.onClientRequest(client, envelope, payloadBytes);
     } else if (envelope.type !== 'ping') {
       this.options.logger.debug('ignored a non-request message from a bridge client', {
         client: client.id,
@@ -251,12 +233,7 @@ export class Router {
     }
   }
 
-  private async onClientRequest(
-    client: ClientPort,
-    request: Request,
-    payloadBytes: number,
-    payload: Buffer | undefined,
-  ): Promise<void> {
+  private async onClientRequest(client: ClientPort, request: Request, payloadBytes: number): Promise<void> {
     const spec = this.commandSpec(request.command);
     if (spec === undefined) {
       this.sendToClient(client, this.unknownCommand(request));
@@ -274,9 +251,8 @@ export class Router {
       if (this.clients.has(client)) this.sendToClient(client, response);
       return;
     }
-    // Checked here so a bad request is refused before it reaches the browser; the same params
-    // come again call after call, so a repeat is not parsed again.
-    const params = memoizedSafeParse(spec.params, request.params ?? {});
+    // Checked here so a bad request is refused before it reaches the browser.
+    const params = spec.params.safeParse(request.params ?? {});
     if (!params.success) {
       this.sendToClient(
         client,
@@ -287,11 +263,10 @@ export class Router {
       );
       return;
     }
-    if (payload !== undefined) this.clientEnvelopes.remember(payload, request);
-    this.relay(client, request, payload);
+    this.relay(client, request);
   }
 
-  private relay(client: ClientPort, request: Request, payload: Buffer | undefined): void {
+  private relay(client: ClientPort, request: Request): void {
     if (!this.connected) {
       this.sendToClient(
         client,
@@ -301,7 +276,7 @@ export class Router {
       );
       return;
     }
-    this.requests.relay(client, request, (response) => this.sendToClient(client, response), payload);
+    this.requests.relay(client, request, (response) => this.sendToClient(client, response));
   }
 
   /**
