@@ -25,7 +25,7 @@ export {
 
 /**
  * The Streamable HTTP transport, loaded on demand: it brings a web-server stack that a stdio
- * server (what agents start) would otherwise hold in memory for nothing (~6 MB RSS).
+ * server (what agents start) would otherwise hold in memory for nothing (several MB of RSS).
  */
 export const loadStreamableHttp = (): Promise<
   typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')
