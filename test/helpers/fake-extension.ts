@@ -26,7 +26,6 @@ import {
   PROTOCOL_VERSION,
 } from '../../shared/src/constants.js';
 import {
-  type ClientHello,
   Envelope,
   type ExtensionHello,
   type ExtensionInfo,
@@ -37,6 +36,7 @@ import {
   type Response,
 } from '../../shared/src/envelopes.js';
 import { toErrorPayload } from '../../shared/src/errors.js';
+import { ClientHandshake } from '../../shared/src/node/bridge/handshake.js';
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
 import { endpointDescriptorPath, logsDir, readToken } from '../../shared/src/node/index.js';
@@ -427,8 +427,8 @@ export class FakeExtension {
 export interface BridgeClientOptions {
   /** Send a hello at connect (default true); `false` to test the hello timeout or a bad first frame. */
   hello?: boolean;
-  /** Overrides merged into the hello (e.g. a wrong token or protocol). */
-  helloOverrides?: Partial<ClientHello>;
+  /** Overrides merged into the hello (e.g. a wrong protocol). */
+  helloOverrides?: Record<string, unknown>;
   token?: string;
 }
 
@@ -486,17 +486,32 @@ export class BridgeTestClient {
     return client;
   }
 
-  /** Sends a ClientHello and returns the host's first answer: HostHello, or a LinkError before closing. */
-  async hello(token: string, overrides: Partial<ClientHello> = {}): Promise<Envelope> {
-    const hello: ClientHello = {
-      type: 'hello',
-      role: 'mcp',
-      protocol: PROTOCOL_VERSION,
+  /**
+   * Runs the client side of the handshake with `token` (the real one, `ClientHandshake`) and
+   * returns the host's last answer: HostHello, or a LinkError before closing. `overrides` are
+   * merged into the hello (a wrong protocol, a bad nonce). A host that cannot prove `token`
+   * gets no proof: the answer is then the challenge.
+   */
+  async hello(token: string, overrides: Record<string, unknown> = {}): Promise<Envelope> {
+    const handshake = new ClientHandshake(
       token,
-      client: { name: 'bridge-test-client', pid: process.pid },
-      ...overrides,
-    };
-    this.send(hello);
+      { name: 'bridge-test-client', pid: process.pid },
+      'the host',
+    );
+    this.send({ ...handshake.hello, ...overrides });
+    const first = await this.inbox.waitFor((m) => m.type === 'challenge' || m.type === 'error', {
+      take: true,
+      what: 'the host challenge',
+    });
+    if (first.type !== 'challenge') return first;
+    let step: ReturnType<ClientHandshake['step']>;
+    try {
+      step = handshake.step(first);
+    } catch {
+      return first;
+    }
+    if (!('send' in step)) return first;
+    this.send(step.send);
     return this.inbox.waitFor((m) => m.type === 'hello' || m.type === 'error', {
       take: true,
       what: 'the host hello',
