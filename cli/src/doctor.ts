@@ -209,7 +209,7 @@ async function checkBridge(deps: DoctorDeps, state: BridgeState): Promise<CheckR
       title,
       status: 'fail',
       detail: scan.refused.message,
-      fix: `Remove ${scan.dir} (as its owner) or fix what the detail says, then reload the extension so the host makes a new one.`,
+      fix: `If ${scan.dir} is yours, \`chmod 700 '${scan.dir}'\`; otherwise (another owner, a symlink, a file) remove it as its owner. Then reload the extension so the host makes a new one.`,
     };
   }
   if (scan.live.length === 0) {

@@ -71,6 +71,11 @@ export class HostPool {
     return this.dirValue;
   }
 
+  /** Why the runtime dir was refused at the last scan, else null. */
+  get runtimeDirRefusal(): ErrorPayload | null {
+    return this.refusal;
+  }
+
   get closed(): boolean {
     return this.closedValue;
   }
