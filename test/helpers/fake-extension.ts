@@ -36,7 +36,7 @@ import {
   type Response,
 } from '../../shared/src/envelopes.js';
 import { toErrorPayload } from '../../shared/src/errors.js';
-import { ClientHandshake } from '../../shared/src/node/bridge/handshake.js';
+import { ClientHandshake, handshakeProof } from '../../shared/src/node/bridge/handshake.js';
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
 import { endpointDescriptorPath, logsDir, readToken } from '../../shared/src/node/index.js';
@@ -489,8 +489,8 @@ export class BridgeTestClient {
   /**
    * Runs the client side of the handshake with `token` (the real one, `ClientHandshake`) and
    * returns the host's last answer: HostHello, or a LinkError before closing. `overrides` are
-   * merged into the hello (a wrong protocol, a bad nonce). A host that cannot prove `token`
-   * gets no proof: the answer is then the challenge.
+   * merged into the hello (a wrong protocol, a bad nonce). With a token other than the host's,
+   * it sends its proof anyway (as an intruder would), so the host refuses it.
    */
   async hello(token: string, overrides: Record<string, unknown> = {}): Promise<Envelope> {
     const handshake = new ClientHandshake(
@@ -504,14 +504,18 @@ export class BridgeTestClient {
       what: 'the host challenge',
     });
     if (first.type !== 'challenge') return first;
-    let step: ReturnType<ClientHandshake['step']>;
+    let proof: unknown;
     try {
-      step = handshake.step(first);
+      const step = handshake.step(first);
+      if (!('send' in step)) return first;
+      proof = step.send;
     } catch {
-      return first;
+      // The host did not prove `token`: a real client stops here; an intruder with a wrong
+      // token sends its proof anyway, which is what the host's own check is tested with.
+      const proofOf = handshakeProof(token, 'client', handshake.hello.nonce, first.nonce);
+      proof = { type: 'proof', proof: proofOf, client: { name: 'bridge-test-client', pid: process.pid } };
     }
-    if (!('send' in step)) return first;
-    this.send(step.send);
+    this.send(proof);
     return this.inbox.waitFor((m) => m.type === 'hello' || m.type === 'error', {
       take: true,
       what: 'the host hello',
