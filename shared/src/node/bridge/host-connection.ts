@@ -141,9 +141,18 @@ export class HostConnection {
           return;
         }
         for (const [index, frame] of frames.entries()) {
+          let value: unknown;
+          try {
+            value = decodePayload(frame);
+          } catch (err) {
+            fail(
+              new XipeError('PROTOCOL_ERROR', `Unreadable hello from ${where}: ${(err as Error).message}`),
+            );
+            return;
+          }
           let step: ReturnType<ClientHandshake['step']>;
           try {
-            step = handshake.step(decodePayload(frame));
+            step = handshake.step(value);
           } catch (err) {
             const error = XipeError.from(toErrorPayload(err));
             if (error.code === 'UNAUTHORIZED')
