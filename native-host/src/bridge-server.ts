@@ -7,7 +7,7 @@ import {
   HELLO_TIMEOUT_MS,
   PROTOCOL_VERSION,
 } from '../../shared/src/constants.js';
-import type { Envelope, HostInfo, LinkError, RequestId } from '../../shared/src/envelopes.js';
+import type { Envelope, HostInfo, LinkError } from '../../shared/src/envelopes.js';
 import type { ErrorCode } from '../../shared/src/errors.js';
 import { HostHandshake, type Refusal } from '../../shared/src/node/bridge/handshake.js';
 import { descriptorFileName, socketFileName } from '../../shared/src/node/endpoint-descriptor.js';
@@ -15,7 +15,6 @@ import { encodeFrame, FrameError } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { pipePath, tokenPath } from '../../shared/src/node/paths.js';
 import { FrameChannel } from './frame-channel.js';
-import { relayFrame } from './relay-frames.js';
 import type { Router } from './router.js';
 import type { ClientPort } from './router-ports.js';
 import { chooseRuntimeDir, removeQuietly, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
@@ -171,8 +170,7 @@ class BridgeConnection implements ClientPort {
       onGone();
     });
     this.channel = new FrameChannel(socket, socket, BRIDGE_HELLO_MAX_FRAME_BYTES, {
-      onFrame: (payload) => this.state === 'open' && options.router.handleClientFrame(this, payload),
-      onValue: (value, bytes, payload) => this.onValue(value, bytes, payload),
+      onValue: (value, bytes) => this.onValue(value, bytes),
       onClose: (reason, error) => {
         if (reason === 'desync') {
           const tooLarge = error instanceof FrameError && /exceeds/.test(error.message);
@@ -209,14 +207,6 @@ class BridgeConnection implements ClientPort {
     this.channel.writeFrame(encodeFrame(message, BRIDGE_MAX_FRAME_BYTES));
   }
 
-  relay(payload: Buffer, id: RequestId): boolean {
-    if (this.state !== 'open') return true; // gone: dropped, as send() drops it
-    const frame = relayFrame(payload, id, BRIDGE_MAX_FRAME_BYTES, false); // from the extension
-    if (frame === null) return false;
-    this.channel.writeFrame(frame);
-    return true;
-  }
-
   /** Flushes what is queued, then closes; resolves when the socket is closed. */
   end(): Promise<void> {
     if (this.state !== 'closing') {
@@ -228,9 +218,9 @@ class BridgeConnection implements ClientPort {
     return this.closed;
   }
 
-  private onValue(value: unknown, payloadBytes: number, payload: Buffer): void {
+  private onValue(value: unknown, payloadBytes: number): void {
     if (this.state === 'open') {
-      this.options.router.handleClientValue(this, value, payloadBytes, payload);
+      this.options.router.handleClientValue(this, value, payloadBytes);
     } else if (this.state === 'awaiting-hello') {
       this.onHello(value);
     } else if (this.state === 'awaiting-proof') {
