@@ -171,6 +171,30 @@ describe('compare (synthetic pairs)', () => {
     ]);
   });
 
+  it('a backdrop covering the region is not extra, and elements outside the region are not missing', () => {
+    const backdrop: Elem = {
+      index: 5,
+      tag: 'div',
+      name: '.area',
+      text: '',
+      rect: { x: 0, y: 0, width: 400, height: 300 },
+      parent: null,
+      styles: { ...BASE, 'background-color': 'rgb(244, 245, 247)' },
+    };
+    const below: Elem = {
+      ...backdrop,
+      index: 6,
+      name: '.below',
+      rect: { x: 0, y: 314, width: 400, height: 50 },
+    };
+    const result = run([
+      ...page().map((e) => (e.parent === null ? { ...e, parent: 5 } : e)),
+      backdrop,
+      below,
+    ]);
+    expect(result.found.differences).toEqual([]);
+  });
+
   it('a padding change is named, and the content it pushes is not counted as moved', () => {
     const padded = page().map((e) =>
       e.index === 0

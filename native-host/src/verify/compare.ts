@@ -39,7 +39,30 @@ export function compare(input: ComparisonInput): Comparison {
       matched: 0,
     };
   const diagonal = Math.hypot(input.size.width, input.size.height);
-  const matching = matchElements(input.referenceElements, input.candidateElements, diagonal);
+  const { width, height } = input.size;
+  // What lies outside the region on either side is not compared.
+  const inRegion = (e: Elem) =>
+    e.rect.width > 0 &&
+    e.rect.height > 0 &&
+    e.rect.x < width &&
+    e.rect.y < height &&
+    e.rect.x + e.rect.width > 0 &&
+    e.rect.y + e.rect.height > 0;
+  const matching = matchElements(
+    input.referenceElements.filter(inRegion),
+    input.candidateElements.filter(inRegion),
+    diagonal,
+  );
+  // An unmatched textless box covering the whole region is a backdrop (a page or clone wrapper):
+  // its paint is what the pixel scores judge, it is not an element that went or came.
+  const backdrop = (e: Elem) =>
+    e.text === '' &&
+    e.rect.x <= 1 &&
+    e.rect.y <= 1 &&
+    e.rect.x + e.rect.width >= width - 1 &&
+    e.rect.y + e.rect.height >= height - 1;
+  matching.missing = matching.missing.filter((x) => !backdrop(x.ref));
+  matching.extra = matching.extra.filter((x) => !backdrop(x.cand));
   const s = structureScores(matching, diagonal);
   return {
     scores: {
