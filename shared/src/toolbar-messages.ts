@@ -375,6 +375,8 @@ export const DeepCaptureSavedData = z.object({
     structure_html: z.string(),
     styles_css: z.string(),
     screenshot: z.string(),
+    summary: z.optional(z.string()),
+    tokens: z.optional(z.string()),
   }),
 });
 

@@ -52,7 +52,15 @@ export interface AreaWrite {
 export interface AreaWritten {
   areaId: string;
   elementCount: number;
-  files: { referenced_elements: string; structure_html: string; styles_css: string; screenshot: string };
+  /** Every file the save wrote or rewrote, but the resources (listed apart). */
+  files: {
+    referenced_elements: string;
+    structure_html: string;
+    styles_css: string;
+    screenshot: string;
+    summary: string;
+    tokens: string;
+  };
   resources: { type: string; src: string; local_path: string; bytes: number }[];
 }
 
@@ -186,7 +194,7 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
     return {
       areaId,
       elementCount: area.elements.length,
-      files,
+      files: { ...files, summary: page.summary, tokens: page.tokens },
       resources: [...w.files.values()].map((f) => ({
         type: f.kind,
         src: displaySrc(f.src),

@@ -45,12 +45,14 @@ export const SaveAreaResult = z.object({
   area_id: AreaId,
   element_count: z.number().int().nonnegative(),
   resources: z.array(SavedResource),
-  /** Absolute paths. */
+  /** Absolute paths of every file written but the resources: the summary and tokens are what to read next. */
   files: z.object({
     referenced_elements: z.string(),
     structure_html: z.string(),
     styles_css: z.string(),
     screenshot: z.string(),
+    summary: z.string(),
+    tokens: z.string(),
   }),
   elapsed_ms: z.number().nonnegative(),
   /** Resources left out, each with why (too large, not an image or font, unreachable). */

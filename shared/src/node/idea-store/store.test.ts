@@ -199,9 +199,15 @@ describe('saveReference', () => {
 
   it('refuses a missing idea folder with the exact message and creates nothing', async () => {
     const before = snapshotTree(ws.root);
+    const ideas = path.join(ws.workspace, 'x-ipe-docs', 'ideas');
+    const existing = fs.readdirSync(ideas).map((name) => JSON.stringify(name));
     await expect(save(referenceData({ idea_folder: 'no such idea' }))).rejects.toMatchObject({
       code: 'IDEA_NOT_FOUND',
-      message: 'Idea folder not found: no such idea',
+      // The contract's start, then where it looked, what exists there and the next step.
+      message:
+        `Idea folder not found: no such idea. Looked in ${ideas}: existing ideas: ${existing.join(', ')}. ` +
+        'Pass one of the existing names exactly, or create the folder first (`x-ipe-uiux init --idea NAME`; the store never creates it).',
+      details: { looked_in: ideas, existing_ideas: fs.readdirSync(ideas).sort() },
     });
     expect(snapshotTree(ws.root)).toEqual(before);
   });
