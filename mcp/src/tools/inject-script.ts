@@ -24,7 +24,7 @@ const InjectScriptArgs = z
       .string()
       .min(1)
       .refine((p) => path.isAbsolute(p), 'an absolute path (the server does not guess a directory)')
-      .refine((p) => p.toLowerCase().endsWith('.js'), 'must name a .js file')
+      .refine((p) => p.toLowerCase().endsWith('.js'), 'a path ending in .js')
       .describe(
         'Absolute path of the .js file to run. The server reads it; its contents never appear in the result.',
       ),
