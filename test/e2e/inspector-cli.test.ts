@@ -17,6 +17,8 @@ import { CLI_BIN } from '../helpers/fake-extension.js';
 const INSPECTOR = '@modelcontextprotocol/inspector@0.15.0';
 const IDEA = '001. Demo Idea';
 const run = promisify(execFile);
+/** Each Inspector run starts npx, the Inspector and our server: seconds each on a loaded machine. */
+const PER_CALL_MS = 60_000;
 
 describe('every tool through the MCP Inspector CLI 0.15.0 (stdio)', () => {
   let env: BrowserEnv;
@@ -68,77 +70,91 @@ describe('every tool through the MCP Inspector CLI 0.15.0 (stdio)', () => {
     return { isError: result.isError === true, body };
   }
 
-  it('saves colors and elements given as the Inspector sends them', async () => {
-    const colors = [{ id: 'color-001', hex: '#1a73e8', rgb: '26, 115, 232', hsl: '214, 82%, 51%' }];
-    const elements = [
-      {
-        id: 'elem-001',
-        selector: 'h1',
-        tag: 'h1',
-        bounding_box: { x: 0, y: 0, width: 10, height: 10 },
-        comment: null,
-      },
-    ];
-    const { isError, body } = await call('save_uiux_reference', {
-      version: '1.0',
-      source_url: env.url('/demo/'),
-      timestamp: '2025-01-15T10:30:00Z',
-      idea_folder: IDEA,
-      colors: JSON.stringify(colors),
-      elements: JSON.stringify(elements),
-      design_tokens: JSON.stringify({ colors: { primary: '#1a73e8' } }),
-    });
-    expect(isError, JSON.stringify(body)).toBe(false);
-    expect(body).toMatchObject({ status: 'success', session_number: 1 });
-    const session = JSON.parse(fs.readFileSync(path.join(env.workspace, String(body.session_path)), 'utf8'));
-    expect(session).toMatchObject({ colors, elements: [{ id: 'elem-001', selector: 'h1' }] });
-  });
-
-  it('runs the browser tools with their example arguments; every success says status "success"', async () => {
-    const outcomes = [
-      await call('list_tabs', {}),
-      await call('bridge_status', {}),
-      await call('inject_script', { file_path: script, url_contains: '/demo/' }),
-      await call('inject_toolbar', { url_contains: '/demo/' }),
-      await call('wait_for_captures', { timeout_ms: 0 }),
-      await call('capture_screenshot', { url_contains: '/demo/', idea_folder: IDEA }),
-      await call('capture_area', { url_contains: '/demo/', idea_folder: IDEA, selector: 'h1' }),
-    ];
-    for (const { isError, body } of outcomes) {
+  it(
+    'saves colors and elements given as the Inspector sends them',
+    async () => {
+      const colors = [{ id: 'color-001', hex: '#1a73e8', rgb: '26, 115, 232', hsl: '214, 82%, 51%' }];
+      const elements = [
+        {
+          id: 'elem-001',
+          selector: 'h1',
+          tag: 'h1',
+          bounding_box: { x: 0, y: 0, width: 10, height: 10 },
+          comment: null,
+        },
+      ];
+      const { isError, body } = await call('save_uiux_reference', {
+        version: '1.0',
+        source_url: env.url('/demo/'),
+        timestamp: '2025-01-15T10:30:00Z',
+        idea_folder: IDEA,
+        colors: JSON.stringify(colors),
+        elements: JSON.stringify(elements),
+        design_tokens: JSON.stringify({ colors: { primary: '#1a73e8' } }),
+      });
       expect(isError, JSON.stringify(body)).toBe(false);
-      expect(body.status).toBe('success');
-    }
-    const area = outcomes[6]?.body as { files: Record<string, string> };
-    for (const file of ['summary', 'tokens', 'referenced_elements', 'screenshot'])
-      expect(fs.existsSync(area.files[file] ?? ''), file).toBe(true);
-  });
+      expect(body).toMatchObject({ status: 'success', session_number: 1 });
+      const session = JSON.parse(
+        fs.readFileSync(path.join(env.workspace, String(body.session_path)), 'utf8'),
+      );
+      expect(session).toMatchObject({ colors, elements: [{ id: 'elem-001', selector: 'h1' }] });
+    },
+    PER_CALL_MS,
+  );
 
-  it('answers an invalid selector and a rect past the page with VALIDATION_ERROR naming the argument', async () => {
-    const shot = await call('capture_screenshot', {
-      url_contains: '/demo/',
-      mode: 'element',
-      selector: '###',
-    });
-    expect(shot.isError).toBe(true);
-    expect(shot.body).toMatchObject({ error: 'VALIDATION_ERROR' });
-    expect(shot.body.message).toMatch(
-      /^Invalid arguments for capture_screenshot: selector: expected a valid CSS selector, got "###"/,
-    );
-    const area = await call('capture_area', {
-      url_contains: '/demo/',
-      idea_folder: IDEA,
-      rect: JSON.stringify({ x: 0, y: 900_000, width: 100, height: 100 }),
-    });
-    expect(area.isError).toBe(true);
-    expect(area.body).toMatchObject({ error: 'VALIDATION_ERROR' });
-    expect(area.body.message).toMatch(
-      /^Invalid arguments for capture_area: rect: expected a rect inside the page/,
-    );
-    const bad = await call('capture_area', { url_contains: '/demo/', idea_folder: IDEA, selector: '###' });
-    expect(bad.body.message).toMatch(
-      /^Invalid arguments for capture_area: selector: expected a valid CSS selector/,
-    );
-  });
+  it(
+    'runs the browser tools with their example arguments; every success says status "success"',
+    async () => {
+      const outcomes = [
+        await call('list_tabs', {}),
+        await call('bridge_status', {}),
+        await call('inject_script', { file_path: script, url_contains: '/demo/' }),
+        await call('inject_toolbar', { url_contains: '/demo/' }),
+        await call('wait_for_captures', { timeout_ms: 0 }),
+        await call('capture_screenshot', { url_contains: '/demo/', idea_folder: IDEA }),
+        await call('capture_area', { url_contains: '/demo/', idea_folder: IDEA, selector: 'h1' }),
+      ];
+      for (const { isError, body } of outcomes) {
+        expect(isError, JSON.stringify(body)).toBe(false);
+        expect(body.status).toBe('success');
+      }
+      const area = outcomes[6]?.body as { files: Record<string, string> };
+      for (const file of ['summary', 'tokens', 'referenced_elements', 'screenshot'])
+        expect(fs.existsSync(area.files[file] ?? ''), file).toBe(true);
+    },
+    7 * PER_CALL_MS,
+  );
+
+  it(
+    'answers an invalid selector and a rect past the page with VALIDATION_ERROR naming the argument',
+    async () => {
+      const shot = await call('capture_screenshot', {
+        url_contains: '/demo/',
+        mode: 'element',
+        selector: '###',
+      });
+      expect(shot.isError).toBe(true);
+      expect(shot.body).toMatchObject({ error: 'VALIDATION_ERROR' });
+      expect(shot.body.message).toMatch(
+        /^Invalid arguments for capture_screenshot: selector: expected a valid CSS selector, got "###"/,
+      );
+      const area = await call('capture_area', {
+        url_contains: '/demo/',
+        idea_folder: IDEA,
+        rect: JSON.stringify({ x: 0, y: 900_000, width: 100, height: 100 }),
+      });
+      expect(area.isError).toBe(true);
+      expect(area.body).toMatchObject({ error: 'VALIDATION_ERROR' });
+      expect(area.body.message).toMatch(
+        /^Invalid arguments for capture_area: rect: expected a rect inside the page/,
+      );
+      const bad = await call('capture_area', { url_contains: '/demo/', idea_folder: IDEA, selector: '###' });
+      expect(bad.body.message).toMatch(
+        /^Invalid arguments for capture_area: selector: expected a valid CSS selector/,
+      );
+    },
+    3 * PER_CALL_MS,
+  );
 
   it('has driven every registered tool', () => {
     expect([...called].sort()).toEqual(TOOLS.map((t) => t.name).sort());
