@@ -7,7 +7,7 @@ import { EXTENSION_ID } from '../../shared/src/constants.js';
 import { ensureDemoWorkspace, resolveInside, serveDirectory } from './demo.js';
 import { classify, findBrowser, majorVersion } from './find-browser.js';
 import { allowUserScripts, preferencesPath, profileLockHolder } from './profile.js';
-import { browserArgs } from './start.js';
+import { browserArgs } from './start-browser.js';
 
 let tmp: string;
 beforeEach(() => {

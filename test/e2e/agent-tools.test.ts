@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openToolbarOnPage } from '../../cli/src/start.js';
+import { openToolbarOnPage } from '../../cli/src/start-browser.js';
 import { readToken } from '../../shared/src/node/token.js';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
