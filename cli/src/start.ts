@@ -9,7 +9,7 @@ import { BRANDED_CHROME_EXPLANATION, type BrowserCandidate, findBrowser } from '
 import { browserPresentOn, currentPlatform, install, windowsRegistry } from './install.js';
 import { acceptedNodeFlags, HOST_NODE_FLAGS } from './node-flags.js';
 import { cliEntry, extensionDist, packageRoot } from './package-root.js';
-import { allowUserScripts, profileLockHolder } from './profile.js';
+import { profileLockHolder, readyToolbarProfile } from './profile.js';
 import {
   type ConnectedHost,
   type LaunchedBrowser,
@@ -148,7 +148,7 @@ function planStart(
   return { headless, timeoutMs, home, root, browser: search.found, extensionDir, profileDir, workspace, url };
 }
 
-/** The host manifest in the profile (and the token, the workspace), user scripts allowed; the token. */
+/** The host manifest in the profile (and the token, the workspace), the profile readied for the toolbar; the token. */
 function registerHostForProfile(plan: StartPlan): string {
   const platform = currentPlatform();
   const report = install({
@@ -163,7 +163,7 @@ function registerHostForProfile(plan: StartPlan): string {
     registry: windowsRegistry,
     browserPresent: browserPresentOn(platform),
   });
-  allowUserScripts(plan.profileDir);
+  readyToolbarProfile(plan.profileDir);
   return report.token;
 }
 
