@@ -52,7 +52,8 @@ export const SaveAreaResult = z.object({
     styles_css: z.string(),
     screenshot: z.string(),
     summary: z.string(),
-    tokens: z.string(),
+    /** Absent when the idea has no tokens to write. */
+    tokens: z.string().optional(),
   }),
   elapsed_ms: z.number().nonnegative(),
   /** Resources left out, each with why (too large, not an image or font, unreachable). */

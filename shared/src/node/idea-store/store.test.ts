@@ -40,9 +40,12 @@ describe('saveReference', () => {
       session_path: `x-ipe-docs/ideas/${IDEA}/uiux-references/sessions/ref-session-001.json`,
       screenshots: [],
       reference_data_path: `x-ipe-docs/ideas/${IDEA}/uiux-references/reference-data.json`,
+      // Every file the save wrote is listed: the design tokens too.
+      tokens_path: `x-ipe-docs/ideas/${IDEA}/uiux-references/design-tokens.tokens.json`,
       idea_folder: IDEA,
       workspace: ws.workspace,
     });
+    expect(fs.existsSync(path.join(ws.workspace, String(result.tokens_path)))).toBe(true);
     for (const dir of ['sessions', 'screenshots']) {
       expect(fs.statSync(path.join(ws.refsDir(), dir)).isDirectory()).toBe(true);
     }
