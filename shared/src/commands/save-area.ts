@@ -51,7 +51,8 @@ export const SaveAreaResult = z.object({
     structure_html: z.string(),
     styles_css: z.string(),
     screenshot: z.string(),
-    summary: z.string(),
+    /** Optional for a host of an earlier version; this one always writes it. */
+    summary: z.string().optional(),
     /** Absent when the idea has no tokens to write. */
     tokens: z.string().optional(),
   }),
