@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { Deadlines, withDeadline } from '../../shared/src/deadlines.js';
 import { validationError, XipeError } from '../../shared/src/errors.js';
-import { memoizedSafeParse } from '../../shared/src/parse-memo.js';
 import { type AuditEntry, type AuditLog, type AuditTarget, auditTarget } from './audit-log.js';
 import type { CallToolResult } from './sdk.js';
 import { type TimeoutSettings, timeoutSettings, toolTimeoutMs } from './timeouts.js';
@@ -30,8 +29,7 @@ export async function runTool(
   const started = performance.now();
   // A client that typed an object or array argument as a string sent it as JSON text: take its value.
   const args = acceptJsonText(tool, rawArgs ?? {});
-  // Agents repeat a call with the same arguments (the same script into the same tab): parsed once.
-  const parsed = memoizedSafeParse(tool.inputSchema, args);
+  const parsed = tool.inputSchema.safeParse(args);
   let result: CallToolResult;
   if (!parsed.success) {
     result = errorResult(argumentsRefused(tool, parsed.error, args), tool.name);
