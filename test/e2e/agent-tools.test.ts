@@ -274,7 +274,9 @@ describe('agent tools without user scripts', () => {
       });
       expect(idea.body).toMatchObject({
         error: 'IDEA_NOT_FOUND',
-        message: 'Idea folder not found: No Such Idea',
+        message: expect.stringMatching(
+          /^Idea folder not found: No Such Idea\. Looked in \S.*: existing ideas: "001\. Demo Idea"\. Pass one of the existing names/,
+        ),
       });
     });
   });
