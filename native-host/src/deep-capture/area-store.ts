@@ -52,7 +52,16 @@ export interface AreaWrite {
 export interface AreaWritten {
   areaId: string;
   elementCount: number;
-  files: { referenced_elements: string; structure_html: string; styles_css: string; screenshot: string };
+  /** Every file the save wrote or rewrote, but the resources (listed apart). */
+  files: {
+    referenced_elements: string;
+    structure_html: string;
+    styles_css: string;
+    screenshot: string;
+    summary: string;
+    /** Absent when no tokens were left to write (the file is then removed). */
+    tokens?: string;
+  };
   resources: { type: string; src: string; local_path: string; bytes: number }[];
 }
 
@@ -169,6 +178,7 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
       screenshot: path.join(w.dirs.screenshotsDir, `${areaId}.png`),
     };
     const previous = await snapshotFiles([...Object.values(files), page.summary, page.tokens]);
+    let tokensWritten = false;
     const write = (file: string, data: string | Uint8Array) =>
       writeFileAtomic(file, data, { overwrite: true }).catch((err: unknown) => {
         throw toWriteError(file, err);
@@ -178,7 +188,7 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
       await write(files.styles_css, clone.css);
       await write(files.screenshot, w.png);
       await writeReferenced(page, w.ideaFolder, merged);
-      await writeTokensFile(page.tokens, await sessionTokens(w.dirs.refsDir), merged.areas);
+      tokensWritten = await writeTokensFile(page.tokens, await sessionTokens(w.dirs.refsDir), merged.areas);
     } catch (err) {
       await restoreSnapshot(previous).catch(() => undefined); // the write's own error says more
       throw err;
@@ -186,7 +196,7 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
     return {
       areaId,
       elementCount: area.elements.length,
-      files,
+      files: { ...files, summary: page.summary, ...(tokensWritten ? { tokens: page.tokens } : {}) },
       resources: [...w.files.values()].map((f) => ({
         type: f.kind,
         src: displaySrc(f.src),

@@ -147,6 +147,8 @@ describe('save_area', () => {
       structure_html: path.join(pageRefs(), 'resources', 'area-1-structure.html'),
       styles_css: path.join(pageRefs(), 'resources', 'area-1-styles.css'),
       screenshot: path.join(refs(), 'screenshots', 'area-1.png'),
+      summary: path.join(pageRefs(), 'summarized-uiux-reference.md'),
+      tokens: path.join(refs(), 'design-tokens.tokens.json'),
     });
     for (const file of Object.values(result.files)) expect(fs.existsSync(file)).toBe(true);
     expect(fs.existsSync(path.join(pageRefs(), 'summarized-uiux-reference.md'))).toBe(true);
@@ -230,7 +232,10 @@ describe('save_area', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(XipeError);
-    expect(err).toMatchObject({ code: 'IDEA_NOT_FOUND', message: 'Idea folder not found: 404. Gone' });
+    expect(err).toMatchObject({
+      code: 'IDEA_NOT_FOUND',
+      message: expect.stringMatching(/^Idea folder not found: 404\. Gone\. Looked in /),
+    });
     expect(asked).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import { executeFunction } from '../../platform/browser.js';
 import { pngBase64 } from '../capture/capture.js';
 import { type AreaPixels, pixelCuts, shootArea } from '../deep-capture/area-shot.js';
 import {
+  type AreaMiss,
   type AreaPlacement,
   hideFloating,
   listUnreadableSheets,
@@ -108,9 +109,31 @@ async function locate(tab: { id: number; url: string }, params: CaptureAreaParam
       },
     ],
   });
-  const placement = located?.result as AreaPlacement | { found: false } | null | undefined;
+  const placement = located?.result as AreaPlacement | AreaMiss | null | undefined;
   if (placement === null || placement === undefined)
     throw new Error('Could not reach the page to find the area');
+  if ('found' in placement && placement.found === 'invalid') {
+    throw invalidInput(
+      [makeIssue('selector', 'a valid CSS selector', params.selector, `is not one (${placement.reason})`)],
+      'capture_area arguments',
+      { hint: 'Fix the selector (document.querySelector must accept it), or give a page rect.' },
+    );
+  }
+  if ('found' in placement && placement.found === 'outside') {
+    const { width, height } = placement.page;
+    throw invalidInput(
+      [
+        makeIssue(
+          'rect',
+          `a rect inside the page (0–${width} × 0–${height} CSS px, page coordinates)`,
+          params.rect,
+          'reaches past it',
+        ),
+      ],
+      'capture_area arguments',
+      { hint: 'Give a rect within the page, or a selector.', details: { page: placement.page } },
+    );
+  }
   if ('found' in placement) {
     throw invalidInput(
       [
