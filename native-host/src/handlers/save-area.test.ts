@@ -206,7 +206,7 @@ describe('save_area', () => {
     ]);
     const svgFile = result.resources.find((r) => r.type === 'svg');
     const written = fs.readFileSync(path.join(pageRefs(), svgFile?.local_path ?? ''), 'utf8');
-    expect(written).toBe('<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>');
+    expect(written).toBe('<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"></rect></svg>');
     expect(asked.some((a) => String(a.params.url).startsWith('data:'))).toBe(false);
   });
 
