@@ -64,6 +64,8 @@ function hostilePage(collector: string): string {
 <html><head><meta charset="utf-8"><title>Hostile ![t](${collector}/md-title)</title>
 <style>
 @font-face { font-family: "${family}"; src: url("/font.ttf") format("truetype"); }
+@font-face { font-family: "Plain Face"; src: url("/plain.ttf") format("truetype"); }
+.plain { font-family: "Plain Face"; }
 :root { --evil: ${escapedUrl(collector, 'css-escaped')}; }
 body { margin: 0; }
 #area { width: 640px; padding: 8px; font-family: "${family}", sans-serif; background: #fff; }
@@ -74,6 +76,7 @@ body { margin: 0; }
 <body>
 <div id="area">
   <p>Hostile text in the evil family</p>
+  <p class="plain">Plain text in a plain web font</p>
   <svg id="s1" width="40" height="40" viewBox="0 0 40 40"><rect a"b="1" width="10" height="10" fill="red"/><style>@import url(${collector}/svg-style-import);</style><image href="${collector}/svg-image.png" width="10" height="10"/><rect x="20" width="10" height="10" fill="blue"/></svg>
   <svg id="s2" width="40" height="40" viewBox="0 0 40 40"><circle cx="20" cy="20" r="10" fill="green"/></svg>
   <img id="file-svg" src="/evil.svg" width="20" height="20" alt="">
@@ -144,7 +147,7 @@ export async function startHostileServers(): Promise<HostileServers> {
       ownImage.push(requestOf(req));
       res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
       res.end(PNG_1X1);
-    } else if (url.pathname === '/font.ttf') {
+    } else if (url.pathname === '/font.ttf' || url.pathname === '/plain.ttf') {
       res.writeHead(200, { 'content-type': 'font/ttf' });
       res.end(fs.readFileSync(FONT_FILE));
     } else {

@@ -8,6 +8,7 @@ import {
 import {
   FETCH_RESOURCE,
   FetchResourceResult,
+  inFetchOrder,
   MAX_FETCHES_PER_CAPTURE,
   MAX_RESOURCE_BYTES,
 } from '../../../shared/src/commands/fetch-resource.js';
@@ -91,7 +92,7 @@ async function gatherResources(
   const scope: FetchScope = { tabId, pageUrl: capture.url, source, timeoutMs };
   let total = 0;
   let fetches = 0;
-  const queue = [...capture.resources];
+  const queue = inFetchOrder(capture.resources);
   const worker = async () => {
     for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
       const left = MAX_AREA_RESOURCE_BYTES - total;

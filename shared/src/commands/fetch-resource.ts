@@ -18,6 +18,11 @@ export const MAX_AREA_RESOURCE_BYTES = 48 * 1024 * 1024;
 /** Most resources one capture fetches: a page naming thousands of URLs gets no more requests. */
 export const MAX_FETCHES_PER_CAPTURE = 200;
 
+/** The order resources are fetched in under the cap: fonts first (few, and the text needs them). */
+export function inFetchOrder<T extends { type: string }>(resources: readonly T[]): T[] {
+  return [...resources].sort((a, b) => Number(a.type !== 'font') - Number(b.type !== 'font'));
+}
+
 export const FetchResourceParams = z
   .object({
     url: z.string().min(1).max(8192),

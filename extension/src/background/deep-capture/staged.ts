@@ -1,6 +1,7 @@
 import type { CaptureAreaResult } from '../../../../shared/src/commands/capture-area.js';
 import {
   type FetchResourceResult,
+  inFetchOrder,
   MAX_AREA_RESOURCE_BYTES,
   MAX_FETCHES_PER_CAPTURE,
   MAX_RESOURCE_BYTES,
@@ -131,7 +132,9 @@ export class StagedCaptures {
 async function fetchAll(capture: AreaCapture, tabId: number): Promise<StagedFiles> {
   const files: StagedFiles = {};
   let total = 0;
-  const urls = capture.resources.map((r) => r.url).filter((url) => !url.startsWith('data:'));
+  const urls = inFetchOrder(capture.resources)
+    .map((r) => r.url)
+    .filter((url) => !url.startsWith('data:'));
   for (const url of urls.slice(MAX_FETCHES_PER_CAPTURE))
     files[url] = { reason: `over the cap of ${MAX_FETCHES_PER_CAPTURE} fetches per capture` };
   const queue = urls.slice(0, MAX_FETCHES_PER_CAPTURE);

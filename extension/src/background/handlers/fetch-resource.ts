@@ -1,6 +1,6 @@
 import type { FetchResourceParams, FetchResourceResult } from '../../../../shared/src/index.js';
 import { executeFunction } from '../../platform/browser.js';
-import { mayCarryCookies } from './fetch-credentials.js';
+import { fetchAsPage } from './fetch-credentials.js';
 
 /**
  * `fetch_resource` (for the host's `save_area`): one resource of a captured area, fetched as the
@@ -86,18 +86,7 @@ export async function fetchResource(params: FetchResourceParams): Promise<FetchR
       };
     }
     if (!/^https?:/i.test(url)) return { ok: false, reason: 'not an http(s) or blob: URL' };
-    const withCookies = mayCarryCookies(url, params.page_url);
-    let response = await fetch(url, {
-      credentials: withCookies ? 'include' : 'omit',
-      cache: 'force-cache',
-      redirect: withCookies ? 'manual' : 'follow',
-    });
-    // Cookies never follow a redirect: a redirected own-host URL is asked again without them
-    // (fetch follows http(s) redirects only, whatever the Location says).
-    if (response.type === 'opaqueredirect')
-      response = await fetch(url, { credentials: 'omit', cache: 'force-cache', redirect: 'follow' });
-    if (!/^https?:/i.test(response.url || url))
-      return { ok: false, reason: 'redirected to a URL that is not http(s)' };
+    const response = await fetchAsPage(url, params.page_url, { cache: 'force-cache' });
     if (!response.ok) return { ok: false, reason: `HTTP ${response.status}` };
     const bytes = await readCapped(response, max);
     if (bytes === null) return { ok: false, reason: `larger than ${max} bytes` };
