@@ -78,7 +78,7 @@ async function fetchBytes(
 /**
  * Every resource of the capture, a few at a time: no more than MAX_FETCHES_PER_CAPTURE asked of
  * the browser (`data:` URLs are decoded here, not fetched), none once the byte budget is spent,
- * each asked for no more bytes than the budget has left.
+ * each asked for no more bytes than the budget has left (fetches in flight hold their share).
  */
 async function gatherResources(
   capture: AreaCapture,
@@ -91,11 +91,27 @@ async function gatherResources(
   const skipped: SkippedResource[] = [];
   const scope: FetchScope = { tabId, pageUrl: capture.url, source, timeoutMs };
   let total = 0;
+  let reserved = 0;
   let fetches = 0;
   const queue = inFetchOrder(capture.resources);
+  const take = async (ref: AreaCapture['resources'][number], ask: number): Promise<void> => {
+    const got = await fetchBytes(ref.url, scope, ask, ctx);
+    if ('reason' in got) {
+      skipped.push({ src: ref.url, reason: got.reason });
+      return;
+    }
+    const prepared = await prepareFile(ref.url, ref.type, got.bytes, MAX_RESOURCE_BYTES);
+    if (!isPrepared(prepared)) skipped.push(prepared);
+    else if (total + prepared.bytes.length > MAX_AREA_RESOURCE_BYTES)
+      skipped.push({ src: ref.url, reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` });
+    else {
+      total += prepared.bytes.length;
+      files.set(ref.url, prepared);
+    }
+  };
   const worker = async () => {
     for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
-      const left = MAX_AREA_RESOURCE_BYTES - total;
+      const left = MAX_AREA_RESOURCE_BYTES - total - reserved;
       if (left <= 0) {
         skipped.push({ src: ref.url, reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` });
         continue;
@@ -107,22 +123,12 @@ async function gatherResources(
         });
         continue;
       }
-      const got = await fetchBytes(ref.url, scope, Math.min(MAX_RESOURCE_BYTES, left), ctx);
-      if ('reason' in got) {
-        skipped.push({ src: ref.url, reason: got.reason });
-        continue;
-      }
-      const prepared = await prepareFile(ref.url, ref.type, got.bytes, MAX_RESOURCE_BYTES);
-      if (!isPrepared(prepared)) {
-        skipped.push(prepared);
-        continue;
-      }
-      if (total + prepared.bytes.length > MAX_AREA_RESOURCE_BYTES) {
-        skipped.push({ src: ref.url, reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` });
-        continue;
-      }
-      total += prepared.bytes.length;
-      files.set(ref.url, prepared);
+      const ask = Math.min(MAX_RESOURCE_BYTES, left);
+      // Held until the file is counted or left out, so no other fetch spends it meanwhile.
+      reserved += ask;
+      await take(ref, ask).finally(() => {
+        reserved -= ask;
+      });
     }
   };
   await Promise.all(Array.from({ length: FETCH_CONCURRENCY }, worker));

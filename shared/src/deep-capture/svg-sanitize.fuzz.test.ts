@@ -83,6 +83,19 @@ function check(input: string): void {
 }
 
 describe('the SVG sanitizer on hostile input', () => {
+  it('has a checker that sees what it looks for', () => {
+    expect(problems(`<svg xmlns="${SVG_NS}"><img src="x" onerror="alert(1)"/></svg>`)).not.toEqual([]);
+    expect(problems(`<svg xmlns="${SVG_NS}"><rect style="fill: red"/></svg>`)).toEqual([
+      'attribute style',
+      'attribute style',
+    ]);
+    expect(problems(`<svg xmlns="${SVG_NS}"><image href="http://e.test/a"/></svg>`)).toHaveLength(2);
+    expect(problems(`<svg xmlns="${SVG_NS}"><rect fill="URL(ht\\74p:\\2f\\2f e.test)"/></svg>`)).toHaveLength(
+      2,
+    );
+    expect(problems(`<svg xmlns="${SVG_NS}"><rect fill="url(#g)" width="1"/></svg>`)).toEqual([]);
+  });
+
   it('cleans every naughty string, as markup, as text and as attribute values', () => {
     for (const s of NAUGHTY) {
       check(`<svg xmlns="${SVG_NS}">${s}</svg>`);

@@ -138,20 +138,21 @@ async function fetchAll(capture: AreaCapture, tabId: number): Promise<StagedFile
   for (const url of urls.slice(MAX_FETCHES_PER_CAPTURE))
     files[url] = { reason: `over the cap of ${MAX_FETCHES_PER_CAPTURE} fetches per capture` };
   const queue = urls.slice(0, MAX_FETCHES_PER_CAPTURE);
+  // Fetches in flight hold their share of the budget until they answer.
+  let reserved = 0;
   const next = async (): Promise<void> => {
     const url = queue.shift();
     if (url === undefined) return;
-    const left = MAX_AREA_RESOURCE_BYTES - total;
+    const left = MAX_AREA_RESOURCE_BYTES - total - reserved;
     if (left <= 0) {
       files[url] = { reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` };
       return next();
     }
-    const got = await fetchResource({
-      url,
-      tab_id: tabId,
-      max_bytes: Math.min(MAX_RESOURCE_BYTES, left),
-      page_url: capture.url,
-    });
+    const ask = Math.min(MAX_RESOURCE_BYTES, left);
+    reserved += ask;
+    // fetchResource answers failures, it does not throw: the share is given back below, once counted.
+    const got = await fetchResource({ url, tab_id: tabId, max_bytes: ask, page_url: capture.url });
+    reserved -= ask;
     if (got.ok && total + got.bytes > MAX_AREA_RESOURCE_BYTES) {
       files[url] = { reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` };
     } else if (got.ok) {
