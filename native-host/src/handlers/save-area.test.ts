@@ -237,9 +237,9 @@ describe('save_area', () => {
     expect(fetches[0]?.params.url).toBe('https://site.test/brand.woff2');
     // The page's URL goes along: only its own host may get the user's cookies.
     for (const f of fetches) expect(f.params.page_url).toBe(TAB.url);
-    expect(result.skipped.filter((s) => s.reason === 'over the cap of 200 fetches per capture')).toHaveLength(
-      31,
-    );
+    expect(
+      (result.skipped ?? []).filter((s) => s.reason === 'over the cap of 200 fetches per capture'),
+    ).toHaveLength(31);
   });
 
   it('checks the byte budget before each fetch and asks for no more than is left', async () => {
