@@ -9,6 +9,7 @@ import {
   nextAreaId,
   type ReferencedArea,
 } from '../../../shared/src/deep-capture/referenced-elements.js';
+import type { SvgSanitizer } from '../../../shared/src/deep-capture/svg-sanitize.js';
 import { fsyncDir, toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
 import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
 import {
@@ -22,6 +23,7 @@ import {
 } from '../../../shared/src/node/idea-store/page-references.js';
 import { preparePlainSubdir, type SafeDirs } from '../../../shared/src/node/idea-store/path-safety.js';
 import { restoreSnapshot, snapshotFiles } from '../../../shared/src/node/idea-store/snapshot.js';
+import { loadSvgSanitizer } from '../../../shared/src/node/svg-sanitizer.js';
 import { displaySrc, type PreparedFile } from './resource-files.js';
 
 /**
@@ -92,7 +94,7 @@ export interface AreaProjection {
 
 type AreaContent = Pick<AreaWrite, 'capture' | 'instruction' | 'files' | 'pixelFiles'>;
 
-function projectArea(w: AreaContent, areaId: string): AreaProjection {
+function projectArea(w: AreaContent, areaId: string, svg: SvgSanitizer): AreaProjection {
   const local = new Map<string, LocalResource>(
     [...w.files.values()].map((f) => [
       f.src,
@@ -103,6 +105,7 @@ function projectArea(w: AreaContent, areaId: string): AreaProjection {
     areaId,
     resourcePath: (url) => w.files.get(url)?.name ?? null,
     pixelPath: (i) => w.pixelFiles.get(i)?.name ?? null,
+    svg,
   });
   const area = {
     ...toReferencedArea(w.capture, {
@@ -140,7 +143,7 @@ export async function projectAhead(
   w: AreaContent & Pick<AreaWrite, 'dirs' | 'areaId'>,
 ): Promise<AreaProjection> {
   const existing = await readReferencedFile(pageFiles(w.dirs.refsDir).referenced).catch(() => null);
-  return projectArea(w, w.areaId ?? nextAreaId(existing));
+  return projectArea(w, w.areaId ?? nextAreaId(existing), await loadSvgSanitizer());
 }
 
 export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
@@ -164,7 +167,8 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
     await fsyncDir(resources).catch((err: unknown) => {
       throw toWriteError(resources, err);
     });
-    const { local, clone, area } = w.projected?.areaId === areaId ? w.projected : projectArea(w, areaId);
+    const { local, clone, area } =
+      w.projected?.areaId === areaId ? w.projected : projectArea(w, areaId, await loadSvgSanitizer());
     const merged = mergeReferencedElements(existing, {
       source_url: w.capture.url,
       timestamp: w.now.toISOString(),

@@ -208,7 +208,7 @@ describe('save_area', () => {
     ]);
     const svgFile = result.resources.find((r) => r.type === 'svg');
     const written = fs.readFileSync(path.join(pageRefs(), svgFile?.local_path ?? ''), 'utf8');
-    expect(written).toBe('<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>');
+    expect(written).toBe('<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"></rect></svg>');
     expect(asked.some((a) => String(a.params.url).startsWith('data:'))).toBe(false);
   });
 
@@ -225,6 +225,38 @@ describe('save_area', () => {
     expect(result.skipped).toEqual([
       { src: expect.any(String), reason: `over the ${48 * 1024 * 1024}-byte cap per capture` },
     ]);
+  });
+
+  it('asks the browser for no more than the fetch cap, fonts first, each for what the byte budget has left', async () => {
+    const urls: Record<string, 'image' | 'font'> = {};
+    for (let i = 0; i < 230; i++) urls[`https://cdn.test/many-${i}.png`] = 'image';
+    urls['https://site.test/brand.woff2'] = 'font';
+    for (const url of Object.keys(urls)) served[url] = url.endsWith('.woff2') ? FONT : png();
+    shot = capture(urls);
+    const result = await save({});
+    const fetches = asked.filter((a) => a.command === 'fetch_resource');
+    expect(fetches).toHaveLength(200);
+    expect(fetches[0]?.params.url).toBe('https://site.test/brand.woff2');
+    // The page's URL goes along: only its own host may get the user's cookies.
+    for (const f of fetches) expect(f.params.page_url).toBe(TAB.url);
+    expect(
+      (result.skipped ?? []).filter((s) => s.reason === 'over the cap of 200 fetches per capture'),
+    ).toHaveLength(31);
+  });
+
+  it('checks the byte budget before each fetch and asks for no more than is left', async () => {
+    const urls: Record<string, 'image'> = {};
+    for (let i = 0; i < 8; i++) {
+      urls[`https://cdn.test/${i}.png`] = 'image';
+      served[`https://cdn.test/${i}.png`] = png(8 * 1024 * 1024 - 33);
+    }
+    shot = capture(urls);
+    await save({});
+    const fetches = asked.filter((a) => a.command === 'fetch_resource');
+    const budget = 48 * 1024 * 1024;
+    // Six files fill the budget: the seventh and eighth are never asked for.
+    expect(fetches).toHaveLength(6);
+    for (const f of fetches) expect(f.params.max_bytes as number).toBeLessThanOrEqual(budget);
   });
 
   it('refuses an unknown idea before asking the browser', async () => {

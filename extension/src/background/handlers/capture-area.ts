@@ -155,11 +155,12 @@ async function locate(tab: { id: number; url: string }, params: CaptureAreaParam
 }
 
 /** Cross-origin stylesheets, fetched while the page is placed (for their :hover rules). */
-function unreadableSheets(tabId: number): Promise<Record<string, string>> {
+function unreadableSheets(tabId: number, pageUrl: string): Promise<Record<string, string>> {
   return executeFunction({ target: { tabId }, func: listUnreadableSheets, args: [] })
     .then(([listed]) => {
       const hrefs: unknown = listed?.result;
-      return fetchSheets(Array.isArray(hrefs) ? hrefs.filter((h): h is string => typeof h === 'string') : []);
+      const list = Array.isArray(hrefs) ? hrefs.filter((h): h is string => typeof h === 'string') : [];
+      return fetchSheets(list, pageUrl);
     })
     .catch(() => ({}));
 }
@@ -178,7 +179,7 @@ export async function captureArea(
   try {
     await bringToFront(tab);
     const placement = await locate(tab, params);
-    const sheets = unreadableSheets(tab.id);
+    const sheets = unreadableSheets(tab.id, tab.url);
     let step = plan(placement);
     let metrics = await prepare(tab.id, step, placement.rect);
     if (!step.hideFloating && !inView({ ...placement, scrollX: metrics.scrollX }, metrics.scrollY)) {
