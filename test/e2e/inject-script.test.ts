@@ -131,16 +131,21 @@ describe('inject_script (user scripts allowed)', () => {
     });
 
     it('when no outcome comes back although the code parsed, says so without running it again', async () => {
-      // The script removes the page runtime it reports into, so its run ends with no outcome.
+      // The script breaks a built-in the runtime uses to convert its value, with a throw whose
+      // description throws too: its run ends with no outcome.
       const { isError, body } = await inject(
         'window.__noOutcomeRuns = (window.__noOutcomeRuns ?? 0) + 1;\n' +
-          'for (const name of Object.getOwnPropertyNames(globalThis)) if (name.startsWith("__xipeInject_")) delete globalThis[name];\n' +
-          '1',
+          'window.__map = Array.prototype.map;\n' +
+          'Array.prototype.map = function () { throw { get message() { throw 1 } } };\n' +
+          '[1]',
         target(),
       );
       expect(isError).toBe(true);
       expect(body).toMatchObject({ error: 'SCRIPT_ERROR', message: expect.stringContaining('no result') });
-      const { body: check } = await inject('window.__noOutcomeRuns', target());
+      const { body: check } = await inject(
+        'Array.prototype.map = window.__map;\nwindow.__noOutcomeRuns',
+        target(),
+      );
       expect(check.returnValue).toBe(1);
     });
 
