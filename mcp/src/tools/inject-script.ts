@@ -33,7 +33,7 @@ const InjectScriptArgs = z
       'Remove an existing X-IPE toolbar and its injection guards before running.',
     ),
     world: InjectScriptParams.shape.world.describe(
-      "'main' (the page's own JS world, default) or 'isolated'.",
+      "'main' (the page's own JS world, default) or 'isolated' (the safe choice: the page cannot see or change what runs there). A main-world result is produced inside the page and can be influenced by it.",
     ),
     timeout_ms: InjectScriptParams.shape.timeout_ms.describe('How long the script may run (default 30000).'),
   })
@@ -45,7 +45,9 @@ export const injectScriptTool = defineTool({
     "Run a .js file in a tab of the user's browser and return its completion value (promises are awaited, like " +
     'Runtime.evaluate with awaitPromise; top-level `await` works as in the DevTools console). Pass the absolute `file_path`; the file is read by the server and never ' +
     'echoed. Target with one of `tab_id`, `url_contains`, `page_index` (see list_tabs); none = the active tab of ' +
-    'the last focused window. Works on pages whose CSP forbids inline script when user scripts are allowed.',
+    'the last focused window. Works on pages whose CSP forbids inline script when user scripts are allowed. ' +
+    "In `world: 'main'` the code runs among the page's own scripts, so the result is produced inside the page and " +
+    "can be influenced by it; `world: 'isolated'` (the page's DOM, not its JS) is the safe choice when the page is not yours.",
   inputSchema: InjectScriptArgs,
   // Any script may change or submit anything on the page.
   annotations: {
