@@ -42,6 +42,7 @@ export async function startPageServer(): Promise<PageServer> {
     };
     switch (url.pathname) {
       case '/plain':
+      case '/plain/victim':
         return send(
           200,
           'text/html; charset=utf-8',
