@@ -11,8 +11,9 @@ export interface ToolErrorObject {
 }
 
 /**
- * A handler's success object → one JSON text item plus the same object as structuredContent; its
- * images (if any) follow as `image` content blocks.
+ * A handler's success object → one JSON text item plus the same object as structuredContent
+ * (unless the reply says it is too large to send twice); its images (if any) follow as `image`
+ * content blocks.
  */
 export function successResult(output: ToolOutput): CallToolResult {
   const value = output instanceof ToolReply ? output.value : output;
@@ -22,7 +23,7 @@ export function successResult(output: ToolOutput): CallToolResult {
       { type: 'text', text: JSON.stringify(value) },
       ...images.map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mimeType })),
     ],
-    structuredContent: value,
+    ...(output instanceof ToolReply && !output.structured ? {} : { structuredContent: value }),
   };
 }
 
