@@ -96,7 +96,8 @@ describe('capture_area', () => {
       expect(body).toMatchObject({ status: 'success', area_id: 'area-1' });
       expect(body.element_count as number).toBeGreaterThan(20);
       // Small: paths and counts only.
-      expect(size).toBeLessThanOrEqual(2048);
+      expect(size).toBeLessThan(4096);
+      expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThanOrEqual(2048);
       expect(body).toMatchObject({ resource_count: expect.any(Number), skipped_count: expect.any(Number) });
       expect(
         await page.evaluate(() => ({ y: window.scrollY, focus: document.activeElement?.className })),

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { realPageResponse } from '../support/real-pages.js';
 import { REPO_ROOT } from './fake-extension.js';
-import { hostilePage } from './hostile-page.js';
+import { hostileCapturePage, hostilePage } from './hostile-page.js';
 
 /**
  * Pages for end-to-end tests on 127.0.0.1 (port 0): `/plain`, `/other` (a second plain page),
@@ -72,6 +72,9 @@ export async function startPageServer(): Promise<PageServer> {
       case '/demo/index.html':
         return send(200, 'text/html; charset=utf-8', fs.readFileSync(demo, 'utf8'));
       default: {
+        if (url.pathname === '/hostile-capture') {
+          return send(200, 'text/html; charset=utf-8', hostileCapturePage());
+        }
         if (url.pathname.startsWith('/hostile')) {
           return send(200, 'text/html; charset=utf-8', hostilePage(`Hostile ${url.pathname}`));
         }
