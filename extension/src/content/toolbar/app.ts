@@ -7,6 +7,7 @@ import { MODES, type ModeContext, type ModeSession, type ToolbarMode } from './m
 import { buildPanel, type Panel } from './panel.js';
 import { applySpot, freeCorner, pageControls } from './panel-place.js';
 import { send } from './runtime.js';
+import { trusted } from './trusted.js';
 import { DeepOptions } from './views/deep-options.js';
 import { PaletteView } from './views/palette-view.js';
 
@@ -74,8 +75,16 @@ export class ToolbarApp {
     window.addEventListener('resize', () => applySpot(ui.panel, this.spot), { signal });
 
     // Keyboard: shortcuts while focus is in the toolbar; Esc/Enter anywhere while a mode runs.
-    ui.shadow.addEventListener('keydown', (e) => this.onPanelKey(e as KeyboardEvent), { signal });
-    window.addEventListener('keydown', (e) => this.onGlobalKey(e), { capture: true, signal });
+    ui.shadow.addEventListener(
+      'keydown',
+      trusted((e) => this.onPanelKey(e as KeyboardEvent)),
+      { signal },
+    );
+    window.addEventListener(
+      'keydown',
+      trusted((e) => this.onGlobalKey(e)),
+      { capture: true, signal },
+    );
     // A page popover or dialog opened after us covers us (the last shown is on top): go back on
     // top. Only for the page's own openings: raising fires `toggle` on our host too, and answering
     // those would loop forever (a storm of thousands of events a second on an idle page).
