@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { noisePng } from '../test/support/png.js';
 import { benchAreaCloneFidelity, benchDeepCaptureArea } from './deep-capture.js';
+import { benchAreaCloneFidelityReal } from './deep-capture-real.js';
 import { prepareFloor } from './floor/floor.js';
 import {
   call,
@@ -23,6 +24,7 @@ import { benchInject24k, scriptOfSize } from './inject.js';
 import { entry, printTable, sample, timeIt, withBaseline } from './stats.js';
 import { benchElementCrop, benchFullPage } from './toolbar.js';
 import { benchToolbarDeepCapture } from './toolbar-deep.js';
+import { benchToolbarDesigner } from './toolbar-designer.js';
 import { benchFullPage9, benchIdleCpu } from './toolbar-real.js';
 
 const QUICK = process.argv.includes('--quick');
@@ -283,6 +285,7 @@ await section('viewport_capture_vs_html2canvas', () =>
   benchHtml2canvas({ browser: b, mcp, workspace, entries, N, entry, withBaseline, log }),
 );
 
+await section('toolbar_designer', () => benchToolbarDesigner({ browser: b, entries, entry }));
 await section('toolbar_idle_page_cpu', () => benchIdleCpu({ browser: b, pages, entries, N }));
 await section('element_crop', () => benchElementCrop({ browser: b, pages, entries, N, entry }));
 await section('full_page_5vp', () => benchFullPage({ browser: b, pages, entries, N, entry }));
@@ -301,6 +304,7 @@ await section('full_page_9vp_dpr2', async () =>
 );
 await retina?.browser.close();
 await section('area_clone_fidelity', () => benchAreaCloneFidelity({ entries, entry, log }));
+await section('area_clone_fidelity_real', () => benchAreaCloneFidelityReal({ entries, entry, log }));
 await section('deep_capture_area', () =>
   benchDeepCaptureArea({
     browser: b.browser,

@@ -45,9 +45,11 @@ export class SaveForm {
       trusted(() => actions.reloadIdeas()),
       { signal },
     );
-    this.button.addEventListener('click', () => actions.save(this.workspace.value, this.idea.value), {
-      signal,
-    });
+    this.button.addEventListener(
+      'click',
+      trusted(() => actions.save(this.workspace.value, this.idea.value)),
+      { signal },
+    );
     this.workspace.addEventListener(
       'change',
       trusted(() => {
@@ -101,7 +103,9 @@ export class SaveForm {
         h(
           'option',
           { value: i.name },
-          i.session_count > 0 ? `${i.name} (${i.session_count} sessions)` : i.name,
+          i.session_count > 0
+            ? `${i.name} (${i.session_count} session${i.session_count === 1 ? '' : 's'})`
+            : i.name,
         ),
       ),
     );
