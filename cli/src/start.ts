@@ -9,6 +9,7 @@ import { START_COMMAND } from '../../shared/src/node/cli-commands.js';
 import { argsOrExit } from '../../shared/src/node/command-line.js';
 import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { logsDir, readToken, xipeHome } from '../../shared/src/node/index.js';
+import { originAndPath } from '../../shared/src/tab-match.js';
 import { ensureDemoWorkspace, type StaticServer, serveDirectory } from './demo.js';
 import { BRANDED_CHROME_EXPLANATION, type BrowserCandidate, findBrowser } from './find-browser.js';
 import { browserPresentOn, currentPlatform, install, windowsRegistry } from './install.js';
@@ -102,7 +103,8 @@ export async function openToolbarOnPage(
   const spec: CommandSpec | undefined = (COMMANDS as Record<string, CommandSpec>).inject_toolbar;
   if (spec === undefined)
     return 'click the X-IPE UI/UX Reference icon in the browser toolbar to open the toolbar';
-  const params = spec.params.safeParse({ url_contains: url });
+  // url_contains looks at a tab's origin and path only.
+  const params = spec.params.safeParse({ url_contains: originAndPath(url) });
   if (!params.success) return 'click the X-IPE UI/UX Reference icon to open the toolbar';
   const outcome = await probeHost(descriptor, token, {
     timeoutMs: 20_000,

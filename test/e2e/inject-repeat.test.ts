@@ -89,8 +89,8 @@ describe('inject_script, the same file again', () => {
   });
 
   it('runs exactly once per call, also after the page navigated', async () => {
-    const page: Page = await env.openPage('/plain?repeat');
-    const tab = { url_contains: '/plain?repeat' };
+    const page: Page = await env.openPage('/plain/repeat');
+    const tab = { url_contains: '/plain/repeat' };
     const count = script('sessionStorage.count = String(Number(sessionStorage.count ?? 0) + 1)');
     expect((await run(count, tab)).body.returnValue).toBe('1');
     expect((await run(count, tab)).body.returnValue).toBe('2');

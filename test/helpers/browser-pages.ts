@@ -7,7 +7,7 @@ import { REPO_ROOT } from './fake-extension.js';
 import { hostileCapturePage, hostilePage } from './hostile-page.js';
 
 /**
- * Pages for end-to-end tests on 127.0.0.1 (port 0): `/plain`, `/other` (a second plain page),
+ * Pages for end-to-end tests on 127.0.0.1 (port 0): `/plain` (and any path under it), `/other` (a second plain page),
  * `/csp` (served with `Content-Security-Policy: script-src 'self'`: no inline script, no eval),
  * `/legacy` (a page carrying the legacy X-IPE toolbar: `.xipe-toolbar`, `xipe-` styles and the
  * `window.__xipeToolbarInjected` guard, set by its own same-origin script), `/hostile…` (any path
@@ -42,7 +42,6 @@ export async function startPageServer(): Promise<PageServer> {
     };
     switch (url.pathname) {
       case '/plain':
-      case '/plain/victim':
         return send(
           200,
           'text/html; charset=utf-8',
@@ -72,6 +71,9 @@ export async function startPageServer(): Promise<PageServer> {
       case '/demo/index.html':
         return send(200, 'text/html; charset=utf-8', fs.readFileSync(demo, 'utf8'));
       default: {
+        if (url.pathname.startsWith('/plain/')) {
+          return send(200, 'text/html; charset=utf-8', page('Plain page', '<h1 id="title">Plain</h1>'));
+        }
         if (url.pathname === '/hostile-capture') {
           return send(200, 'text/html; charset=utf-8', hostileCapturePage());
         }
