@@ -1,5 +1,5 @@
 // The deep-capture pipeline as the e2e tests and the bench drive it, until the extension and the
-// host do it themselves (DESIGN §7, `capture_area`): the engine runs in the page through the real
+// host do it themselves (docs/design.md §7, `capture_area`): the engine runs in the page through the real
 // extension (its bundle injected into the isolated world by the service worker), this module
 // stands in for the resource fetcher and the host's writer, builds the clone with the shared
 // generator, renders it offline in Chromium with every network request refused, and compares it
@@ -145,7 +145,7 @@ async function cropPng(scratch, png, rect) {
 }
 
 /**
- * Writes what the host will write (phase 2) for one area, in DESIGN §7's layout under `dir` (an
+ * Writes what the host will write (phase 2) for one area, in docs/design.md §7's layout under `dir` (an
  * idea's `uiux-references/`): resources with content-hash names (type judged by the bytes) and
  * pixel images under `page-element-references/resources/` next to the clone, the area's
  * screenshot, and `referenced-elements.json`.
