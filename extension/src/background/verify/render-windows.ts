@@ -1,9 +1,10 @@
 import { browser } from '../../platform/browser.js';
+import { markOwnWindow, unmarkOwnWindow } from '../tabs.js';
 
 /**
  * Windows the extension opens to render a candidate for `compare_with_reference`. They are never
- * the designer's: `list_tabs` and default targets leave their tabs out (tabs.ts asks
- * `isRenderWindow`), they open unfocused, and they are closed when the render ends.
+ * the designer's: `list_tabs` and default targets leave their tabs out (marked with
+ * `markOwnWindow` in tabs.ts), they open unfocused, and they are closed when the render ends.
  *
  * Measured (docs/verify.md): `tabs.captureVisibleTab(windowId)` captures the active tab of an
  * unfocused window, headless and headed, without focusing it. A headless browser refuses bounds
@@ -11,12 +12,6 @@ import { browser } from '../../platform/browser.js';
  * is set afterwards, and a height that is refused leaves the window as tall as it was (the region
  * is then shot in bands).
  */
-
-const open = new Set<number>();
-
-export function isRenderWindow(windowId: number | undefined): boolean {
-  return windowId !== undefined && open.has(windowId);
-}
 
 export interface RenderWindow {
   windowId: number;
@@ -57,10 +52,10 @@ export async function openRenderWindow(): Promise<RenderWindow> {
   const windowId = win.id;
   const tabId = win.tabs?.[0]?.id;
   if (windowId === undefined) throw new Error('The browser opened no window to render in');
-  open.add(windowId);
+  markOwnWindow(windowId);
   const close = async () => {
     await browser.windows.remove(windowId).catch(() => undefined);
-    open.delete(windowId);
+    unmarkOwnWindow(windowId);
   };
   if (tabId === undefined) {
     await close();
