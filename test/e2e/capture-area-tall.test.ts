@@ -101,6 +101,11 @@ describe("capture_area's own screenshot of a tall area", () => {
       });
       expect(isError, JSON.stringify(body)).toBe(false);
       const shot = fs.readFileSync((body.files as Record<string, string>).screenshot ?? '');
+      // The layers hidden for the bands are put back as they were.
+      const styled = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('.navbar, .veil, .to-top'), (el) => el.getAttribute('style')),
+      );
+      expect(styled).toEqual([null, null, null]);
       const reference = await referenceShot(page, rect);
       const { share, sizes, diff } = await comparePngs(scratch, shot, reference, FIDELITY_TOLERANCE);
       let report = '';
