@@ -13,6 +13,8 @@ import { BrowserEnv } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
 import { comparePngs, FIDELITY_TOLERANCE, rectOf, rectShot } from '../support/deep-capture.js';
 import { type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';
+import { type CorpusServer, corpusPages, startCorpusServer } from '../support/real-corpus.js';
+import { openCorpusPage } from '../support/real-measure.js';
 import { pageSettled } from '../support/real-pages.js';
 
 const IDEA = '001. Demo Idea';
@@ -21,10 +23,13 @@ let env: BrowserEnv;
 let mcp: McpSession;
 let server: FixtureServer;
 let scratch: Page;
+let corpus: CorpusServer;
+const agency = corpusPages(['sb-agency/index.html']);
 
 beforeAll(async () => {
   env = await BrowserEnv.start();
   server = await startFixtureServer();
+  corpus = await startCorpusServer(agency);
   mcp = await McpSession.start({ env: env.env, workspace: env.workspace });
   scratch = await env.browser.newPage();
 });
@@ -32,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await mcp?.close();
   await server?.close();
+  await corpus?.close();
   await env?.dispose();
 });
 
@@ -49,15 +55,16 @@ function setLayersHidden(hidden: boolean): void {
 
 /**
  * The browser's own picture of `rect`, one viewport of rows at a time from the area's top, drawn
- * together in the scratch page: fixed and sticky layers hidden below the first viewport.
+ * together in the scratch page: fixed and sticky layers hidden below the first viewport (and in it
+ * too with `hideFirst`).
  */
-async function referenceShot(page: Page, rect: Rect): Promise<Buffer> {
+async function referenceShot(page: Page, rect: Rect, hideFirst = false): Promise<Buffer> {
   const vh = await page.evaluate(() => document.documentElement.clientHeight);
   const bands: { y: number; png: string }[] = [];
   for (let top = rect.y; top < rect.y + rect.height; top += vh) {
     await page.evaluate((y) => window.scrollTo({ top: y, behavior: 'instant' }), top);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    if (top > rect.y) await page.evaluate(setLayersHidden, true);
+    if (top > rect.y || hideFirst) await page.evaluate(setLayersHidden, true);
     const height = Math.min(vh, rect.y + rect.height - top);
     const png = await rectShot(page, { x: rect.x, y: top, width: rect.width, height });
     bands.push({ y: top - rect.y, png: png.toString('base64') });
@@ -85,6 +92,19 @@ async function referenceShot(page: Page, rect: Rect): Promise<Buffer> {
   return Buffer.from(b64, 'base64');
 }
 
+/** The area's own screenshot matches the browser's (≥ 0.99 of pixels); on failure the images are kept. */
+async function expectMatches(shot: Buffer, reference: Buffer): Promise<void> {
+  const { share, sizes, diff } = await comparePngs(scratch, shot, reference, FIDELITY_TOLERANCE);
+  let report = '';
+  if (share < 0.99) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-area-tall-'));
+    for (const [name, bytes] of Object.entries({ shot, reference, diff }))
+      fs.writeFileSync(path.join(dir, `${name}.png`), bytes);
+    report = `area-N.png vs the browser's screenshot (sizes ${sizes.join('×')}), images in ${dir}`;
+  }
+  expect(share, report).toBeGreaterThanOrEqual(0.99);
+}
+
 describe("capture_area's own screenshot of a tall area", () => {
   it('shows fixed layers once, at the top, as the browser does', async () => {
     const page = await env.browser.newPage();
@@ -106,16 +126,39 @@ describe("capture_area's own screenshot of a tall area", () => {
         Array.from(document.querySelectorAll('.navbar, .veil, .to-top'), (el) => el.getAttribute('style')),
       );
       expect(styled).toEqual([null, null, null]);
-      const reference = await referenceShot(page, rect);
-      const { share, sizes, diff } = await comparePngs(scratch, shot, reference, FIDELITY_TOLERANCE);
-      let report = '';
-      if (share < 0.99) {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-area-tall-'));
-        for (const [name, bytes] of Object.entries({ shot, reference, diff }))
-          fs.writeFileSync(path.join(dir, `${name}.png`), bytes);
-        report = `area-N.png vs the browser's screenshot (sizes ${sizes.join('×')}), images in ${dir}`;
-      }
-      expect(share, report).toBeGreaterThanOrEqual(0.99);
+      await expectMatches(shot, await referenceShot(page, rect));
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows no fixed navbar over a tall section of a real template (sb-agency)', async () => {
+    const [spec] = agency;
+    if (spec === undefined) throw new Error('sb-agency/index.html is not in the corpus');
+    const page = await openCorpusPage(env.browser, corpus.pageUrl(spec));
+    try {
+      const vh = await page.evaluate(() => window.innerHeight);
+      // The tallest section, by rule; it must need more than two bands.
+      const selector = await page.evaluate(() => {
+        const sections = Array.from(document.querySelectorAll('section[id]'));
+        sections.sort((a, b) => b.getBoundingClientRect().height - a.getBoundingClientRect().height);
+        return sections[0] ? `#${sections[0].id}` : null;
+      });
+      if (selector === null) throw new Error('sb-agency has no section with an id');
+      const rect = await rectOf(page, selector);
+      expect(rect.height).toBeGreaterThan(1.5 * vh);
+      expect(
+        await page.evaluate(() => getComputedStyle(document.querySelector('#mainNav') as Element).position),
+      ).toBe('fixed');
+      const { isError, body } = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector,
+        url_contains: 'startbootstrap-agency',
+      });
+      expect(isError, JSON.stringify(body)).toBe(false);
+      const shot = fs.readFileSync((body.files as Record<string, string>).screenshot ?? '');
+      // Below the fold, the navbar is outside the area and made transparent from the first band.
+      await expectMatches(shot, await referenceShot(page, rect, true));
     } finally {
       await page.close();
     }
