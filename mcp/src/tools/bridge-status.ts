@@ -15,9 +15,8 @@ export const NO_HOST_HINT =
 export const bridgeStatusTool = defineTool({
   name: 'bridge_status',
   description:
-    'Report the state of every link: native hosts found (descriptor, pid, endpoint, reachable or why not), ' +
-    'browser and extension versions, protocol versions, whether user scripts are allowed, the workspace, the ' +
-    'per-user home and the log files, plus a short summary of what works and what to do. Never fails.',
+    'Report every link (native hosts, browsers and extension versions, protocol, user scripts allowed, workspace, ' +
+    'home, log files) with a summary of what works and what to do next. Never fails.',
   inputSchema: z.strictObject({}),
   annotations: { title: 'Bridge status', readOnlyHint: true, openWorldHint: false },
   async handler(_args, ctx) {
@@ -38,6 +37,7 @@ export const bridgeStatusTool = defineTool({
       },
       home: report.home,
       runtime_dir: report.runtime_dir,
+      runtime_dir_refused: report.runtime_dir_refused,
       token: { file: report.token_file, present: report.token_present },
       hosts: report.hosts,
       queued_events: report.queued_events,
@@ -54,6 +54,13 @@ export const bridgeStatusTool = defineTool({
 export function summarise(report: BridgeReport): { summary: string; nextSteps: string[] } {
   const reachable = report.hosts.filter((h) => h.reachable && h.host !== null);
   const nextSteps: string[] = [];
+  const refused = report.runtime_dir_refused;
+  if (refused !== null) {
+    return {
+      summary: `No browser link: the runtime dir was refused, so no host in it was contacted (${refused.message})`,
+      nextSteps: [refused.message],
+    };
+  }
   if (reachable.length === 0) {
     const unreachable = report.hosts.filter((h) => !h.reachable && h.pid_alive);
     const why = unreachable.map((h) => `${h.descriptor_path}: ${h.error?.message ?? 'unreachable'}`);

@@ -9,9 +9,10 @@ const saved: FakeAnswer = (command) => {
     status: 'success',
     area_id: 'area-2',
     element_count: 42,
-    resources: [
-      { type: 'font', src: 'https://site.test/a.woff2', local_path: 'resources/ab.woff2', bytes: 1000 },
-    ],
+    resource_count: 1,
+    resource_bytes: 1000,
+    skipped_count: 0,
+    skipped_examples: [],
     files: {
       referenced_elements: '/ws/r.json',
       structure_html: '/ws/area-2-structure.html',
@@ -67,8 +68,12 @@ describe('capture_area', () => {
   });
 
   it.each([
-    [{ idea_folder: 'x' }, 'selector', 'give selector or rect'],
-    [{ idea_folder: 'x', selector: 'a', rect: { x: 0, y: 0, width: 1, height: 1 } }, 'rect', 'not both'],
+    [{ idea_folder: 'x' }, 'selector', 'exactly one of selector and rect, got neither'],
+    [
+      { idea_folder: 'x', selector: 'a', rect: { x: 0, y: 0, width: 1, height: 1 } },
+      'rect',
+      'exactly one of selector and rect, got both',
+    ],
     [{ idea_folder: 'x', rect: { x: 0, y: 0, width: 0, height: 1 } }, 'rect.width', ''],
     [{ idea_folder: 'x', selector: 'a', area_id: 'area-x' }, 'area_id', ''],
     [{ idea_folder: '../x', selector: 'a' }, 'idea_folder', ''],

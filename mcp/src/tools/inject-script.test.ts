@@ -99,6 +99,7 @@ describe('inject_script', () => {
     const { isError, body } = await call(bridge, { file_path: script, tab_id: 7 });
     expect(isError).toBe(false);
     expect(body).toEqual({
+      status: 'success',
       success: true,
       returnValue: 2,
       tab: TAB,
@@ -145,6 +146,31 @@ describe('inject_script', () => {
     const bridge = new FakeBridge([{ info: hostInfo(1, 'b1'), answer: injected(undefined) }]);
     const { body } = await call(bridge, { file_path: script });
     expect(body).toHaveProperty('returnValue', null);
+  });
+
+  it('sends a small value twice (text and structuredContent), a larger one as text only, and refuses one over 256 KiB', async () => {
+    const run = async (value: unknown) => {
+      const bridge = new FakeBridge([{ info: hostInfo(1, 'b1'), answer: injected(value) }]);
+      return runTool(
+        injectScriptTool,
+        { file_path: script },
+        toolContext(bridge, { toolName: 'inject_script' }),
+      );
+    };
+    const small = await run({ n: 1 });
+    expect(small.structuredContent).toMatchObject({ returnValue: { n: 1 } });
+    const medium = await run('m'.repeat(20_000));
+    expect(medium.structuredContent).toBeUndefined();
+    expect(JSON.parse((medium.content[0] as { text: string }).text).returnValue).toHaveLength(20_000);
+    const huge = await run('h'.repeat(300 * 1024));
+    expect(huge.isError).toBe(true);
+    const text = (huge.content[0] as { text: string }).text;
+    expect(text.length).toBeLessThan(2048);
+    expect(JSON.parse(text)).toMatchObject({
+      error: 'PAYLOAD_TOO_LARGE',
+      message: expect.stringContaining('Write a file instead'),
+      details: { max_value_bytes: 256 * 1024 },
+    });
   });
 
   it.each([

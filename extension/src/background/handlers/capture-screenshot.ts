@@ -41,9 +41,21 @@ async function inPage(
     func: preparePage,
     args: [options],
   });
-  const result = injection?.result as ElementProbe | { found: null; metrics: PageMetrics } | null | undefined;
+  const result = injection?.result as
+    | ElementProbe
+    | { found: null; metrics: PageMetrics }
+    | { hidden: true }
+    | null
+    | undefined;
   if (result === null || result === undefined)
     throw new Error('Could not reach the page to take the screenshot');
+  if ('hidden' in result) {
+    throw new XipeError(
+      'TAB_NOT_FOUND',
+      `Tab ${tabId} is hidden (another tab or window is in front of it), so it paints nothing to capture. Call list_tabs and target the active tab, or bring this one to front and retry.`,
+      { tab_id: tabId },
+    );
+  }
   return result;
 }
 
@@ -87,6 +99,16 @@ async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
 
 async function elementShot(tab: TabInfo, selector: string): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
   const probe = await inPage(tab.id, { scrollTo: null, selector, hideFloating: false });
+  if (probe.found === 'invalid') {
+    throw invalidInput(
+      [makeIssue('selector', 'a valid CSS selector', selector, `is not one (${probe.reason})`)],
+      'input',
+      {
+        hint: 'Fix the selector (document.querySelector must accept it).',
+        details: { selector, tab_id: tab.id },
+      },
+    );
+  }
   if (probe.found === false) {
     throw invalidInput(
       [

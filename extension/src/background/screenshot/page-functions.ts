@@ -19,6 +19,8 @@ export interface PageMetrics {
 
 export type ElementProbe =
   | { found: false }
+  /** The selector is not valid CSS: the browser's own words (a SyntaxError's message). */
+  | { found: 'invalid'; reason: string }
   | { found: true; rect: { x: number; y: number; width: number; height: number }; metrics: PageMetrics };
 
 /**
@@ -30,7 +32,7 @@ export async function preparePage(options: {
   scrollTo: number | null;
   selector: string | null;
   hideFloating: boolean;
-}): Promise<ElementProbe | { found: null; metrics: PageMetrics }> {
+}): Promise<ElementProbe | { found: null; metrics: PageMetrics } | { hidden: true }> {
   const KEY = '__xipeShotRestore';
   type Saved = { el: HTMLElement; value: string; priority: string };
   type State = { x: number; y: number; behavior: string; hidden: Saved[]; floating: boolean };
@@ -69,7 +71,11 @@ export async function preparePage(options: {
   let target: Element | null = null;
   // Chrome drops null-valued keys from executeScript args: absent arrives as undefined.
   if (typeof options.selector === 'string') {
-    target = document.querySelector(options.selector);
+    try {
+      target = document.querySelector(options.selector);
+    } catch (err) {
+      return { found: 'invalid', reason: err instanceof Error ? err.message : String(err) };
+    }
     if (target === null) return { found: false };
     const r = target.getBoundingClientRect();
     const inside =
@@ -79,7 +85,17 @@ export async function preparePage(options: {
   }
   if (typeof options.scrollTo === 'number')
     window.scrollTo({ left: 0, top: options.scrollTo, behavior: 'instant' });
-  await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+  // A hidden tab paints no frame: wait for two at most a second, then say the tab is hidden.
+  const painted = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 1000);
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve(true);
+      }),
+    );
+  });
+  if (!painted && document.visibilityState === 'hidden') return { hidden: true };
   const metrics: PageMetrics = {
     scrollX: window.scrollX,
     scrollY: window.scrollY,
