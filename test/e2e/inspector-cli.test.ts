@@ -118,11 +118,22 @@ describe('every tool through the MCP Inspector CLI 0.15.0 (stdio)', () => {
         expect(isError, JSON.stringify(body)).toBe(false);
         expect(body.status).toBe('success');
       }
-      const area = outcomes[6]?.body as { files: Record<string, string> };
+      const area = outcomes[6]?.body as { area_id: string; files: Record<string, string> };
       for (const file of ['summary', 'tokens', 'referenced_elements', 'screenshot'])
         expect(fs.existsSync(area.files[file] ?? ''), file).toBe(true);
+      // The verify loop against that area, with a mockup inside the workspace.
+      const mockup = path.join(env.workspace, 'mockup.html');
+      fs.writeFileSync(mockup, '<!doctype html><h1 style="font: 32px sans-serif">A rebuilt heading</h1>');
+      const compared = await call('compare_with_reference', {
+        idea_folder: IDEA,
+        area_id: area.area_id,
+        file_path: mockup,
+      });
+      expect(compared.isError, JSON.stringify(compared.body)).toBe(false);
+      expect(compared.body.status).toBe('success');
+      expect(Buffer.byteLength(JSON.stringify(compared.body))).toBeLessThanOrEqual(2048);
     },
-    7 * PER_CALL_MS,
+    8 * PER_CALL_MS,
   );
 
   it(
