@@ -6,6 +6,7 @@ import type { AuditLog } from './audit-log.js';
 import type { BridgeClient } from './bridge.js';
 import { LazyJsonSchemaValidator } from './lazy-schema-validator.js';
 import { forwardLogs, isMcpLogLevel, MCP_LOG_LEVELS } from './log-forwarding.js';
+import { progressNotifier } from './progress-notifier.js';
 import { getPrompt, listPrompts, PROMPTS } from './prompts.js';
 import { listResources, listResourceTemplates, readResource } from './resource-handlers.js';
 import type { ResourceChanges } from './resources/ideas-watcher.js';
@@ -103,6 +104,10 @@ export function createServer(deps: ServerDeps): Server {
         signal: extra.signal,
         toolName: name,
         sentScripts,
+        progress: progressNotifier(
+          (req.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken,
+          extra,
+        ),
       },
       {
         timeouts,

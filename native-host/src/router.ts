@@ -1,15 +1,23 @@
-import { COMMANDS, type CommandSpec } from '../../shared/src/commands/index.js';
+import {
+  CAPTURE_QUEUE_EVENT,
+  CaptureQueueSnapshot,
+  COMMANDS,
+  type CommandSpec,
+  type QueueEntry,
+} from '../../shared/src/commands/index.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, PROTOCOL_VERSION } from '../../shared/src/constants.js';
 import {
   Envelope,
   type Event,
   type ExtensionInfo,
+  type Progress,
   type Request,
   type Response,
 } from '../../shared/src/envelopes.js';
 import { validationError, XipeError } from '../../shared/src/errors.js';
 import { memoizedSafeParse } from '../../shared/src/parse-memo.js';
 import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
+import { ClientCalls } from './client-calls.js';
 import { EnvelopeMemo } from './envelope-memo.js';
 import { EventBuffer } from './event-buffer.js';
 import { EXTENSION_NOT_CONNECTED_MESSAGE, ExtensionRequests } from './extension-requests.js';
@@ -39,6 +47,9 @@ export class Router {
   /** Requests relayed before (envelope and params accepted), by their bytes but for the id. */
   private readonly clientEnvelopes = new EnvelopeMemo(true);
   private extensionAbort = new AbortController();
+  /** Host handlers running for clients, each cancellable on its own. */
+  private readonly calls = new ClientCalls();
+  private queue: QueueEntry[] | null = null;
   private extensionInfoValue: ExtensionInfo | null = null;
   private connected = false;
   private stopped = false;
@@ -61,6 +72,11 @@ export class Router {
 
   get extensionInfo(): ExtensionInfo | null {
     return this.extensionInfoValue;
+  }
+
+  /** The extension's capture queue as it last said; null before it said anything. */
+  get captureQueue(): QueueEntry[] | null {
+    return this.connected ? this.queue : null;
   }
 
   get pendingCount(): number {
@@ -101,8 +117,12 @@ export class Router {
           message: envelope.error.message,
         });
         return;
+      case 'progress':
+        this.requests.progress(envelope);
+        return;
       case 'ping':
-        return; // it only keeps the service worker alive
+      case 'cancel':
+        return; // a ping only keeps the service worker alive; the host's handlers are not cancelled
       case 'chunk':
         return; // reassembled by the native link before it reaches us
     }
@@ -122,6 +142,7 @@ export class Router {
   extensionGone(reason: string): void {
     if (this.connected) this.options.logger.info('extension disconnected', { reason });
     this.connected = false;
+    this.queue = null;
     this.extensionAbort.abort();
     this.extensionAbort = new AbortController();
     this.requests.failAll(reason);
@@ -243,6 +264,9 @@ export class Router {
     const envelope = parsed.data;
     if (envelope.type === 'request') {
       void this.onClientRequest(client, envelope, payloadBytes, payload);
+    } else if (envelope.type === 'cancel') {
+      // A host handler stops (and cancels what it asked the extension), or a relayed request does.
+      if (!this.calls.cancel(client, envelope.id)) this.requests.cancelRelayed(client, envelope.id);
     } else if (envelope.type !== 'ping') {
       this.options.logger.debug('ignored a non-request message from a bridge client', {
         client: client.id,
@@ -265,12 +289,12 @@ export class Router {
     if (spec.handledBy === 'host') {
       const abort = this.clients.get(client);
       if (abort === undefined) return;
-      const response = await this.runHandler(request, {
-        source: 'bridge',
-        workspace: client.workspace,
-        payloadBytes,
-        signal: abort.signal,
-      });
+      const signal = this.calls.start(client, request.id, abort.signal);
+      const response = await this.runHandler(
+        request,
+        { source: 'bridge', workspace: client.workspace, payloadBytes, signal },
+        client,
+      ).finally(() => this.calls.end(client, request.id));
       if (this.clients.has(client)) this.sendToClient(client, response);
       return;
     }
@@ -309,6 +333,12 @@ export class Router {
    * before every client gets them; other events are passed on as they are.
    */
   private onExtensionEvent(envelope: Event): void {
+    if (envelope.event === CAPTURE_QUEUE_EVENT) {
+      // Kept for host_status (bridge_status), not passed on: it changes with every capture.
+      const snapshot = CaptureQueueSnapshot.safeParse(envelope.data);
+      if (snapshot.success) this.queue = snapshot.data.jobs;
+      return;
+    }
     if (!(CAPTURE_EVENTS as readonly string[]).includes(envelope.event)) {
       this.broadcast(envelope);
       return;
@@ -334,7 +364,7 @@ export class Router {
   requestExtension(
     command: string,
     params: unknown,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (progress: Progress) => void },
   ): Promise<unknown> {
     if (this.stopped || !this.connected) {
       return Promise.reject(
@@ -360,9 +390,19 @@ export class Router {
 
   // ── shared ────────────────────────────────────────────────────────────────────────────────
 
-  private runHandler(request: Request, parts: RequestContextParts): Promise<Response> {
+  /** `client`: the bridge client that asked (none for the extension), told where a capture waits. */
+  private runHandler(request: Request, parts: RequestContextParts, client?: ClientPort): Promise<Response> {
     return this.runner.run(request, () => ({
       ...this.options.context(parts),
+      requester: client === undefined ? 'toolbar' : `${client.label} #${client.id}`,
+      progress: (p) => {
+        if (client === undefined || !this.clients.has(client)) return;
+        try {
+          client.send({ type: 'progress', ...p, id: request.id });
+        } catch {
+          // the client's link is failing: its request ends with it
+        }
+      },
       extension: { request: (command, params, options) => this.requestExtension(command, params, options) },
       events: {
         since: (afterSeq) => this.events.since(afterSeq),

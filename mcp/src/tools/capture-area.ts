@@ -65,7 +65,12 @@ export const captureAreaTool = defineTool({
         ...(args.instruction !== undefined ? { instruction: args.instruction } : {}),
         timeout_ms: args.timeout_ms,
       },
-      { ...routeOptions(route), timeoutMs: args.timeout_ms, signal: ctx.signal },
+      {
+        ...routeOptions(route),
+        timeoutMs: args.timeout_ms,
+        signal: ctx.signal,
+        ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}),
+      },
     );
   },
 });

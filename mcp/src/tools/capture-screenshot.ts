@@ -76,7 +76,12 @@ export const captureScreenshotTool = defineTool({
         return_base64: args.return_base64,
         timeout_ms: args.timeout_ms,
       },
-      { ...routeOptions(route), timeoutMs: args.timeout_ms, signal: ctx.signal },
+      {
+        ...routeOptions(route),
+        timeoutMs: args.timeout_ms,
+        signal: ctx.signal,
+        ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}),
+      },
     );
     const { base64, ...rest } = result;
     if (base64 === undefined) return { success: true, ...rest };

@@ -26,6 +26,7 @@ import { SAVE_SCREENSHOT, SaveScreenshotParams, SaveScreenshotResult } from './s
 import { STAGE_IMAGE, StageImageParams, StageImageResult } from './stage-image.js';
 
 export * from './capture-area.js';
+export * from './capture-queue.js';
 export * from './capture-screenshot.js';
 export * from './events-since.js';
 export * from './fetch-resource.js';

@@ -3,6 +3,7 @@ import { CaptureRect } from '../deep-capture/area-capture.js';
 import { AreaId } from '../deep-capture/referenced-elements.js';
 import { IdeaFolderName } from '../reference-data.js';
 import { refineOneLocator, StagedCaptureId } from './capture-area.js';
+import { QueueFields } from './capture-queue.js';
 import { WorkspacePath } from './save-reference.js';
 import { TabRef, TabTarget } from './target.js';
 
@@ -56,5 +57,7 @@ export const SaveAreaResult = z.object({
   /** Resources left out, each with why (too large, not an image or font, unreachable). */
   skipped: z.array(z.object({ src: z.string(), reason: z.string() })).optional(),
   tab: TabRef.optional(),
+  /** How long the capture waited for its window; `queued_behind` says behind what (when it waited). */
+  ...QueueFields,
 });
 export type SaveAreaResult = z.infer<typeof SaveAreaResult>;

@@ -110,7 +110,7 @@ describe('CaptureScheduler', () => {
 
   it('tells a waiting job what is ahead, then that it started and how long it waited', async () => {
     let now = 0;
-    const s = new CaptureScheduler(() => now);
+    const s = new CaptureScheduler({ now: () => now });
     const log: string[] = [];
     const waits: QueueWait[] = [];
     const a = job(s, log, spec({ label: 'capture_area', tabId: 5, client: 'agent-1' }));
@@ -175,7 +175,9 @@ describe('CaptureScheduler', () => {
   it('fails a job that waited too long with TIMEOUT naming the job that held the window', async () => {
     vi.useFakeTimers();
     const s = new CaptureScheduler();
-    const held = await s.acquire(spec({ label: 'capture_screenshot full_page', tabId: 7, client: 'agent-1' }));
+    const held = await s.acquire(
+      spec({ label: 'capture_screenshot full_page', tabId: 7, client: 'agent-1' }),
+    );
     const waiting = s.acquire(spec({ label: 'crop', client: 'toolbar', maxWaitMs: 5_000 }));
     const caught = waiting.catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(5_000);
@@ -189,7 +191,7 @@ describe('CaptureScheduler', () => {
 
   it('says when a window has nothing left to run', async () => {
     const idle: number[] = [];
-    const s = new CaptureScheduler(undefined, (w) => idle.push(w));
+    const s = new CaptureScheduler({ onIdle: (w) => idle.push(w) });
     const a = await s.acquire(spec({ label: 'A', windowId: 3 }));
     const b = s.acquire(spec({ label: 'B', windowId: 3 }));
     a.release();
@@ -207,7 +209,7 @@ describe('CaptureScheduler', () => {
       },
     };
     const quota = new CaptureQuota(clock, 2, 1_000);
-    const s = new CaptureScheduler(() => now);
+    const s = new CaptureScheduler({ now: () => now });
     const shots: Array<[string, number]> = [];
     const bands = (label: string, windowId: number, n: number) =>
       s.run(spec({ label, windowId, client: label }), async () => {

@@ -73,11 +73,6 @@ export function describeJob(job: Pick<JobInfo, 'label' | 'tab_id' | 'client'>): 
   return `${job.label} of tab ${job.tab_id} (${job.client})`;
 }
 
-/** "queued behind 2 captures" for answers and the toolbar. */
-export function queuedBehind(count: number): string {
-  return `queued behind ${count} capture${count === 1 ? '' : 's'}`;
-}
-
 export class CaptureScheduler {
   private nextId = 1;
   /** Waiting jobs, in arrival order. */
@@ -87,11 +82,23 @@ export class CaptureScheduler {
   private readonly served = new Map<number, Map<string, number>>();
   private serial = 0;
 
+  private readonly now: () => number;
+  private readonly onIdle: (windowId: number) => void;
+  private readonly onChange: () => void;
+
   constructor(
-    private readonly now: () => number = () => performance.now(),
-    /** Called when a window has no job left (the capture side puts its active tab back). */
-    private readonly onIdle: (windowId: number) => void = () => undefined,
-  ) {}
+    options: {
+      now?: () => number;
+      /** Called when a window has no job left (the capture side puts its active tab back). */
+      onIdle?: (windowId: number) => void;
+      /** Called whenever a job is queued, starts, ends or leaves (for the queue's listing). */
+      onChange?: () => void;
+    } = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+    this.onIdle = options.onIdle ?? (() => undefined);
+    this.onChange = options.onChange ?? (() => undefined);
+  }
 
   /** Waits for the window; resolves with the lease once the job may start. */
   acquire(spec: JobSpec): Promise<Lease> {
@@ -206,9 +213,10 @@ export class CaptureScheduler {
     this.waiting.splice(this.waiting.indexOf(next), 1);
     next.startedAt = this.now();
     this.running.set(next.id, next);
-    let clients = this.served.get(windowId);
-    if (clients === undefined) this.served.set(windowId, (clients = new Map()));
-    clients.set(next.spec.client, ++this.serial);
+    const clients = this.served.get(windowId) ?? new Map<string, number>();
+    this.served.set(windowId, clients);
+    this.serial += 1;
+    clients.set(next.spec.client, this.serial);
     const waited = next.startedAt - next.queuedAt;
     if (next.waitedFor.size > 0)
       next.spec.onWait?.({ state: 'started', ahead: [], queued_ms: Math.round(waited) });
@@ -226,12 +234,14 @@ export class CaptureScheduler {
         released = true;
         this.running.delete(job.id);
         this.pump(job.spec.windowId);
+        this.onChange();
       },
     };
   }
 
   /** Tells each waiting job of the window what is ahead of it now. */
   private notifyWaiting(windowId: number): void {
+    this.onChange();
     const now = this.now();
     const running = this.busy(windowId);
     const ahead: JobInfo[] = running ? [this.info(running, now)] : [];
@@ -259,7 +269,11 @@ export class CaptureScheduler {
 }
 
 function cancelled(spec: JobSpec): XipeError {
-  return new XipeError('TIMEOUT', `${describeJob({ ...spec, tab_id: spec.tabId })} was cancelled while queued.`, {
-    cancelled: true,
-  });
+  return new XipeError(
+    'TIMEOUT',
+    `${describeJob({ ...spec, tab_id: spec.tabId })} was cancelled while queued.`,
+    {
+      cancelled: true,
+    },
+  );
 }

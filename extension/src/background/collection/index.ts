@@ -12,7 +12,8 @@ import { StagedCaptures } from '../deep-capture/staged.js';
 import { CollectionStore, type KeyValueStorage } from './collection-store.js';
 import type { HostLink } from './host-link.js';
 import { createToolbarHandler, isToolbarMessage } from './messages.js';
-import { openToolbar } from './open.js';
+import { openToolbar, toolbarNotice } from './open.js';
+import { ToolbarTurns } from './toolbar-turns.js';
 
 export { type OpenToolbarOptions, openToolbar, type ToolbarState } from './open.js';
 
@@ -38,15 +39,30 @@ export function registerToolbar(link: HostLink): { staged: StagedCaptures } {
   );
   const jobs = new StitchJobs();
   const restFrames = new RestFrames();
+  const turns = new ToolbarTurns((tabId, text) => void toolbarNotice(tabId, text));
+  const windowOf = async (tabId: number, windowId: number | undefined) =>
+    windowId ?? (await browser.tabs.get(tabId)).windowId ?? browser.windows.WINDOW_ID_CURRENT;
   const handle = createToolbarHandler({
     store,
     staged,
     host: link,
     capture: {
-      crop: captureCrop,
+      crop: async (tabId, rect, viewport, windowId) =>
+        turns.run(tabId, await windowOf(tabId, windowId), 'toolbar crop', () =>
+          captureCrop(tabId, rect, viewport, windowId),
+        ),
       begin: (tabId, width, height, left) => jobs.begin(tabId, width, height, left),
-      band: (tabId, job, band, viewport, windowId, marker, step) =>
-        jobs.band(tabId, job, band, viewport, windowId, marker, step),
+      band: async (tabId, job, band, viewport, windowId, marker, step) =>
+        turns.run(tabId, await windowOf(tabId, windowId), 'toolbar full page band', () =>
+          jobs.band(tabId, job, band, viewport, windowId, marker, step),
+        ),
+      turn: async (tabId, windowId, hold) => {
+        if (!hold) {
+          turns.release(tabId);
+          return 0;
+        }
+        return turns.hold(tabId, await windowOf(tabId, windowId));
+      },
       settle: (tabId, job) => jobs.settle(tabId, job),
       end: (tabId, job) => jobs.end(tabId, job),
       abandon: (tabId, job) => jobs.abandon(tabId, job),
@@ -71,6 +87,7 @@ export function registerToolbar(link: HostLink): { staged: StagedCaptures } {
   });
 
   browser.tabs.onRemoved.addListener((tabId) => {
+    turns.release(tabId);
     restFrames.drop(tabId);
     void store.drop(tabId);
   });

@@ -9,7 +9,9 @@ import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
 import { browser, executeFunction } from '../../platform/browser.js';
 import { captureQuota, captureTab, pngBase64 } from '../capture/capture.js';
 import { withQuotaRetry } from '../capture/capture-quota.js';
+import type { JobSpec } from '../capture/scheduler.js';
 import { StitchJobs } from '../capture/stitch-jobs.js';
+import { bringToFront, queueReport, schedule, waitText } from '../capture/turns.js';
 import { mapApiError } from '../injection/run-injection.js';
 import {
   type ElementProbe,
@@ -23,7 +25,8 @@ import type { HandlerContext } from './types.js';
 /**
  * `capture_screenshot`: a PNG of the viewport, of one element (scrolled into view, cropped at the
  * captured image's real scale), or of the full page (scroll and stitch, the toolbar's plan and
- * stitcher). The tab is brought to front first (captureVisibleTab shows the active tab); the
+ * stitcher). It takes its turn in its window's capture queue, then the tab is brought to front
+ * (captureVisibleTab shows the active tab); the
  * shared quota gate keeps within Chrome's 2 captures per second; the toolbar is hidden during the
  * shot and the scroll position is restored whatever happens.
  */
@@ -56,12 +59,6 @@ async function measure(tabId: number, options: Omit<PrepareOptions, 'selector'>)
 
 async function restore(tabId: number): Promise<void> {
   await executeFunction({ target: { tabId }, func: restorePage, args: [] }).catch(() => undefined);
-}
-
-/** captureVisibleTab shows the active tab of a focused window: make the target that. */
-export async function bringToFront(tab: TabInfo): Promise<void> {
-  if (!tab.active) await browser.tabs.update(tab.id, { active: true });
-  await browser.windows.update(tab.window_id, { focused: true }).catch(() => undefined);
 }
 
 function canvas2d(width: number, height: number): [OffscreenCanvas, OffscreenCanvasRenderingContext2D] {
@@ -174,23 +171,57 @@ async function fullPageShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
   }
 }
 
+/** The job as the queue lists it and errors name it. */
+function jobLabel(params: CaptureScreenshotParams): string {
+  return `capture_screenshot ${params.mode}`;
+}
+
+/**
+ * The spec of an agent's capture for the queue (capture/turns.ts): its window, who asked, the
+ * asker's cancel, and where to say it waits (the host pauses its time limit meanwhile).
+ */
+export function agentJob(
+  tab: TabInfo,
+  label: string,
+  client: string | undefined,
+  ctx: HandlerContext,
+): JobSpec {
+  return {
+    windowId: tab.window_id,
+    tabId: tab.id,
+    label,
+    client: client ?? 'agent',
+    signal: ctx.signal,
+    onWait: (wait) =>
+      ctx.progress?.({
+        state: wait.state === 'waiting' ? 'queued' : 'started',
+        message: waitText(wait),
+        queued_ms: wait.queued_ms,
+      }),
+  };
+}
+
 export async function captureScreenshot(
   params: CaptureScreenshotParams,
-  _ctx: HandlerContext,
+  ctx: HandlerContext,
 ): Promise<CaptureScreenshotResult> {
   const { tab, ref } = await scriptableTab(params.target, 'take a screenshot of');
   try {
-    await bringToFront(tab);
-    const shot =
-      params.mode === 'element'
-        ? await elementShot(tab, params.selector ?? '')
-        : params.mode === 'full_page'
-          ? await fullPageShot(tab)
-          : await viewportShot(tab);
-    return { ...shot, tab: ref };
+    return await schedule(agentJob(tab, jobLabel(params), params.client, ctx), async (lease) => {
+      try {
+        await bringToFront(tab.id, tab.window_id);
+        const shot =
+          params.mode === 'element'
+            ? await elementShot(tab, params.selector ?? '')
+            : params.mode === 'full_page'
+              ? await fullPageShot(tab)
+              : await viewportShot(tab);
+        return { ...shot, tab: ref, queue: queueReport(lease) };
+      } finally {
+        await restore(tab.id);
+      }
+    });
   } catch (err) {
     throw mapApiError(err, tab.id);
-  } finally {
-    await restore(tab.id);
   }
 }

@@ -14,7 +14,7 @@ import { pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
 import { captureFullPage } from './full-page.js';
 import { decodePixels, type Pixels } from './pixels.js';
-import { send, ToolbarFailure } from './runtime.js';
+import { inTurn, send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
 import type { DeepChoice } from './views/deep-options.js';
@@ -291,19 +291,20 @@ export class CollectionSync {
         const visible = visiblePart(rect);
         if (!visible) throw new Error('That is outside the visible page; scroll to it first.');
         const draft = elementDraft(el, kind, rect, selector);
-        let item: CollectedElement;
-        try {
-          // An element is cropped clear of layers floating over it; an area is what was drawn.
-          await veil.lower(visible, { clearOf: kind === 'element' ? el : null });
-          item = await send({
-            type: 'xipe-toolbar:capture_element',
-            draft,
-            crop: visible,
-            viewport: viewportInfo(),
-          });
-        } finally {
-          veil.lift();
-        }
+        const item = await inTurn(async () => {
+          try {
+            // An element is cropped clear of layers floating over it; an area is what was drawn.
+            await veil.lower(visible, { clearOf: kind === 'element' ? el : null });
+            return await send({
+              type: 'xipe-toolbar:capture_element',
+              draft,
+              crop: visible,
+              viewport: viewportInfo(),
+            });
+          } finally {
+            veil.lift();
+          }
+        });
         this.added(item);
         if (choice) {
           // In the same page state as the crop: the mode's shield is still up (no :hover).
@@ -361,13 +362,14 @@ export class CollectionSync {
     return this.exclusive(async () => {
       const visible = visiblePart(rect);
       if (!visible) return null;
-      let shot: { data_url: string } | null;
-      try {
-        await veil.lower(visible);
-        shot = await send({ type: 'xipe-toolbar:sample', crop: visible, viewport: viewportInfo() });
-      } finally {
-        veil.lift();
-      }
+      const shot: { data_url: string } | null = await inTurn(async () => {
+        try {
+          await veil.lower(visible);
+          return await send({ type: 'xipe-toolbar:sample', crop: visible, viewport: viewportInfo() });
+        } finally {
+          veil.lift();
+        }
+      });
       return shot ? decodePixels(shot.data_url) : null;
     }, false);
   }
