@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { noisePng } from '../test/support/png.js';
+import { benchConcurrentCaptures } from './concurrent-captures.js';
 import { benchAreaCloneFidelity, benchDeepCaptureArea } from './deep-capture.js';
 import { prepareFloor } from './floor/floor.js';
 import {
@@ -314,6 +315,9 @@ await section('deep_capture_area', () =>
     entry,
     log,
   }),
+);
+await section('concurrent_captures_12', () =>
+  benchConcurrentCaptures({ browser: b.browser, home: b.home, workspace, idea, entries, N, entry, log }),
 );
 await section('toolbar_deep_capture', () =>
   benchToolbarDeepCapture({ browser: b.browser, entries, N, entry, log }),
