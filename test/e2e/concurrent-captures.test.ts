@@ -160,6 +160,73 @@ describe('concurrent captures from three agents', () => {
     process.stderr.write(`concurrent captures: 12 in ${elapsed} ms\n`);
   }, 240_000);
 
+  it('never times out a call for its wait, and takes a cancelled call out of the queue at once', async () => {
+    const status = async () =>
+      (await (agents[2] as McpSession).call('bridge_status')).body.capture_queue as Array<{
+        state: string;
+        label: string;
+        tab_id: number;
+      }>;
+    // Two full pages hold the window for seconds; a viewport shot with a 1 s limit waits behind them.
+    const long = [
+      agents[0]?.call(
+        'capture_screenshot',
+        { idea_folder: IDEA, mode: 'full_page', url_contains: 'tab=a' },
+        120_000,
+      ),
+      agents[0]?.call(
+        'capture_screenshot',
+        { idea_folder: IDEA, mode: 'full_page', url_contains: 'tab=b' },
+        120_000,
+      ),
+    ];
+    await waitUntil(
+      'the full pages in the queue',
+      async () => ((await status()).length === 2 ? true : null),
+      30_000,
+      20,
+    );
+    const patient = agents[1]?.call(
+      'capture_screenshot',
+      { idea_folder: IDEA, mode: 'viewport', url_contains: 'tab=a', timeout_ms: 1_000 },
+      120_000,
+    );
+    const cancel = new AbortController();
+    const cancelled = agents[2]
+      ?.call(
+        'capture_screenshot',
+        { idea_folder: IDEA, mode: 'viewport', url_contains: 'tab=b' },
+        120_000,
+        cancel.signal,
+      )
+      .then(
+        () => 'answered',
+        () => 'cancelled',
+      );
+    await waitUntil(
+      'both shots waiting',
+      async () => ((await status()).length === 4 ? true : null),
+      30_000,
+      20,
+    );
+    cancel.abort();
+    expect(await cancelled).toBe('cancelled');
+    const after = await waitUntil(
+      'the cancelled shot gone from the queue',
+      async () => {
+        const queue = await status();
+        return queue.filter((j) => j.label === 'capture_screenshot viewport').length === 1 ? queue : null;
+      },
+      2_000,
+      20,
+    );
+    expect(after.some((j) => j.state === 'waiting' && j.label === 'capture_screenshot viewport')).toBe(true);
+    const shot = await patient;
+    expect(shot?.isError, JSON.stringify(shot?.body)).toBe(false);
+    expect(shot?.body.queued_ms as number).toBeGreaterThan(1_000);
+    for (const o of await Promise.all(long)) expect(o?.isError, JSON.stringify(o?.body)).toBe(false);
+  }, 180_000);
+
   it('lists the queue in bridge_status while captures wait, and leaves it empty after', async () => {
     const pending = [
       agents[0]?.call(

@@ -20,7 +20,8 @@ export const captureAreaTool = defineTool({
     'height} in CSS px, page coordinates — exactly one. Writes x-ipe-docs/ideas/{idea_folder}/uiux-references/' +
     'page-element-references/ (referenced-elements.json 3.0, summarized-uiux-reference.md, resources/) and ' +
     'screenshots/area-N.png; `area_id` (area-N) replaces that area, default the next free one. The page is ' +
-    'scrolled as needed and put back. Returns only paths and counts: read the summary file or open the clone.',
+    'scrolled as needed and put back. Returns only paths and counts: read the summary file or open the clone.' +
+    ' Captures in one browser window take turns (other agents, the designer): a call waits its turn, its timeout_ms counts from when it starts, and the answer says how long it waited (queued_ms, queued_behind).',
   inputSchema: z
     .strictObject({
       idea_folder: IdeaFolderName.describe('An existing folder name under x-ipe-docs/ideas/.'),

@@ -18,7 +18,8 @@ export const captureScreenshotTool = defineTool({
     'Write to `output_path` (a .png inside the workspace; relative paths resolve against it) or into ' +
     "`idea_folder`'s uiux-references/screenshots/ (next free number; reference it from save_uiux_reference " +
     'as screenshots/<file>); neither = x-ipe-docs/screenshots/. Returns path, width, height, bytes. Same tab ' +
-    `targeting as inject_script. \`return_base64\` also returns the PNG as an image content block, up to ${MAX_INLINE_PNG_BYTES / 1024} KiB.`,
+    `targeting as inject_script. \`return_base64\` also returns the PNG as an image content block, up to ${MAX_INLINE_PNG_BYTES / 1024} KiB.` +
+    ' Captures in one browser window take turns (other agents, the designer): a call waits its turn, its timeout_ms counts from when it starts, and the answer says how long it waited (queued_ms, queued_behind).',
   inputSchema: z
     .strictObject({
       mode: ScreenshotMode.default('viewport').describe("'viewport' (default), 'element' or 'full_page'."),
