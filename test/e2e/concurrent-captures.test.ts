@@ -167,14 +167,15 @@ describe('concurrent captures from three agents', () => {
         label: string;
         tab_id: number;
       }>;
-    // Two full pages hold the window for seconds; a viewport shot with a 1 s limit waits behind them.
+    // Two full pages hold the window for seconds; a viewport shot with a 0.5 s limit waits behind
+    // both (the host alone would have given up on it after 1.5 s).
     const long = [
       agents[0]?.call(
         'capture_screenshot',
         { idea_folder: IDEA, mode: 'full_page', url_contains: 'tab=a' },
         120_000,
       ),
-      agents[0]?.call(
+      agents[2]?.call(
         'capture_screenshot',
         { idea_folder: IDEA, mode: 'full_page', url_contains: 'tab=b' },
         120_000,
@@ -188,7 +189,7 @@ describe('concurrent captures from three agents', () => {
     );
     const patient = agents[1]?.call(
       'capture_screenshot',
-      { idea_folder: IDEA, mode: 'viewport', url_contains: 'tab=a', timeout_ms: 1_000 },
+      { idea_folder: IDEA, mode: 'viewport', url_contains: 'tab=a', timeout_ms: 500 },
       120_000,
     );
     const cancel = new AbortController();
@@ -223,7 +224,10 @@ describe('concurrent captures from three agents', () => {
     expect(after.some((j) => j.state === 'waiting' && j.label === 'capture_screenshot viewport')).toBe(true);
     const shot = await patient;
     expect(shot?.isError, JSON.stringify(shot?.body)).toBe(false);
-    expect(shot?.body.queued_ms as number).toBeGreaterThan(1_000);
+    expect(shot?.body.queued_ms as number).toBeGreaterThan(2_000);
+    expect(String(shot?.body.queued_behind)).toMatch(
+      /^queued behind 2 captures: capture_screenshot full_page/,
+    );
     for (const o of await Promise.all(long)) expect(o?.isError, JSON.stringify(o?.body)).toBe(false);
   }, 180_000);
 
