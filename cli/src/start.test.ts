@@ -3,10 +3,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXTENSION_ID } from '../../shared/src/constants.js';
 import { ensureDemoWorkspace, resolveInside, serveDirectory } from './demo.js';
 import { classify, findBrowser, majorVersion } from './find-browser.js';
-import { allowUserScripts, preferencesPath, profileLockHolder } from './profile.js';
+import { profileLockHolder } from './profile.js';
 import { browserArgs } from './start.js';
 
 let tmp: string;
@@ -105,39 +104,6 @@ describe('findBrowser', () => {
 });
 
 describe('profile preferences', () => {
-  it('allows user scripts and keeps every other preference', () => {
-    const profile = path.join(tmp, 'p');
-    fs.mkdirSync(path.join(profile, 'Default'), { recursive: true });
-    const prefs = {
-      browser: { has_seen_welcome_page: true },
-      extensions: {
-        settings: { other: { a: 1 }, [EXTENSION_ID]: { location: 4 } },
-        ui: { developer_mode: true },
-      },
-    };
-    fs.writeFileSync(preferencesPath(profile), JSON.stringify(prefs));
-    expect(allowUserScripts(profile)).toBe(true);
-    expect(JSON.parse(fs.readFileSync(preferencesPath(profile), 'utf8'))).toEqual({
-      browser: { has_seen_welcome_page: true },
-      extensions: {
-        settings: { other: { a: 1 }, [EXTENSION_ID]: { location: 4, user_scripts_enabled: true } },
-        ui: { developer_mode: true },
-      },
-    });
-    expect(allowUserScripts(profile)).toBe(false);
-  });
-
-  it('creates Preferences in a fresh profile and refuses a corrupt one', () => {
-    const fresh = path.join(tmp, 'fresh');
-    allowUserScripts(fresh);
-    expect(JSON.parse(fs.readFileSync(preferencesPath(fresh), 'utf8'))).toEqual({
-      extensions: { settings: { [EXTENSION_ID]: { user_scripts_enabled: true } } },
-    });
-    fs.writeFileSync(preferencesPath(fresh), '{oops');
-    expect(() => allowUserScripts(fresh)).toThrow(/not valid JSON/);
-    expect(fs.readFileSync(preferencesPath(fresh), 'utf8')).toBe('{oops');
-  });
-
   it('detects a live browser holding the profile lock', () => {
     const profile = path.join(tmp, 'locked');
     fs.mkdirSync(profile);

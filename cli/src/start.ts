@@ -14,7 +14,7 @@ import { BRANDED_CHROME_EXPLANATION, type BrowserCandidate, findBrowser } from '
 import { browserPresentOn, currentPlatform, install, windowsRegistry } from './install.js';
 import { acceptedNodeFlags, HOST_NODE_FLAGS } from './node-flags.js';
 import { cliEntry, extensionDist, packageRoot } from './package-root.js';
-import { allowUserScripts, profileLockHolder } from './profile.js';
+import { profileLockHolder, readyToolbarProfile } from './profile.js';
 
 /**
  * `x-ipe-uiux start`: the main job. A Chromium that honours --load-extension, a dedicated profile
@@ -231,7 +231,7 @@ export async function runStart(argv: string[]): Promise<number> {
       registry: windowsRegistry,
       browserPresent: browserPresentOn(platform),
     });
-    allowUserScripts(profileDir);
+    readyToolbarProfile(profileDir);
     let url = args.positionals[0];
     if (url === undefined) {
       server = await serveDirectory(path.join(root, 'demo', 'page'));

@@ -59,6 +59,8 @@ export const ElementDraft = z.object({
   styles: z.optional(DesignerStyles),
   /** The first words of the element's text, to recognise it in the list. */
   text: z.optional(shortText(200)),
+  /** What a designer calls it ("Button 'Start free'", "Card 2 of 3 'Pro'"): the list's headline. */
+  label: z.optional(shortText(200)),
   comment: z.optional(shortText(65_536)),
   page_url: shortText(8192),
   /** Set for full-page shots taller than the cap. */

@@ -69,6 +69,7 @@ export function buildReferenceData(args: {
         kind: e.kind,
         ...(e.styles ? { styles: e.styles } : {}),
         ...(e.text ? { text: e.text } : {}),
+        ...(e.label ? { label: e.label } : {}),
         ...(area ? { deep_capture: area } : {}),
       },
       ...(e.page_url !== collection.source_url ? { page_url: e.page_url } : {}),

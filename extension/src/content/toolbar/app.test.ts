@@ -78,6 +78,8 @@ vi.mock('./runtime.js', () => ({
       if (request.instruction === 'fail') throw new Error('The page navigated away.');
       return { ...captured, deep: { ...DEEP, instruction: request.instruction } };
     }
+    if (request.type === 'xipe-toolbar:remove_item')
+      return { source_url: location.href, started_at: '', elements: [], colors: [], typography: {} };
     throw new Error(`unexpected ${request.type}`);
   }),
 }));
@@ -205,6 +207,60 @@ describe('toolbar controller', () => {
     expect(entered.map((e) => e.mode)).toEqual(['beta']);
   });
 
+  it('takes mode shortcuts from the page too (after opening, after Esc), never from its text fields', async () => {
+    key('b');
+    await settle();
+    expect(last().mode).toBe('beta');
+    key('Escape');
+    key('a');
+    await settle();
+    expect(last().mode).toBe('alpha');
+    const search = document.createElement('input');
+    document.body.append(search);
+    search.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', bubbles: true, composed: true }));
+    const editor = document.createElement('div');
+    editor.contentEditable = 'true';
+    document.body.append(editor);
+    editor.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', bubbles: true, composed: true }));
+    await settle();
+    expect(last().mode).toBe('alpha');
+    search.remove();
+    editor.remove();
+  });
+
+  it('captures on Enter typed in the instruction field', async () => {
+    button('beta').click();
+    await settle();
+    const instruction = shadow.querySelector<HTMLInputElement>('.options .instruction');
+    if (!instruction) throw new Error('no instruction field');
+    instruction.focus();
+    instruction.value = 'Rebuild the header';
+    instruction.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    expect(confirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('removes with Undo: the item goes from the list at once and comes back whole on Ctrl+Z', async () => {
+    button('alpha').click();
+    await settle();
+    await last().ctx.captureElement(document.body, 'element', { x: 0, y: 0, width: 100, height: 100 });
+    const items = () => shadow.querySelectorAll('.list .item').length;
+    expect(items()).toBe(1);
+    shadow.querySelector<HTMLButtonElement>('.list .item button[aria-label="Remove"]')?.click();
+    await settle();
+    expect(items()).toBe(0);
+    expect(status()).toMatch(/^Removed html > body\. Undo/);
+    key('z', { ctrlKey: true });
+    await settle();
+    expect(items()).toBe(1);
+    expect(sent.map((r) => r.type)).not.toContain('xipe-toolbar:remove_item');
+    // Removed again and the toolbar closed: the removal is made for good.
+    shadow.querySelector<HTMLButtonElement>('.list .item button[aria-label="Remove"]')?.click();
+    await settle();
+    app.destroy();
+    await settle();
+    expect(sent.filter((r) => r.type === 'xipe-toolbar:remove_item')).toHaveLength(1);
+  });
+
   it('lets a run finish: Esc and other modes do not cancel it, and its end leaves them alone', async () => {
     button('run').click();
     await settle();
@@ -318,7 +374,7 @@ describe('toolbar controller', () => {
     expect(shadow.querySelector<HTMLInputElement>('.options .instruction')?.disabled).toBe(true);
     await last().ctx.captureElement(document.body, 'area', { x: 0, y: 0, width: 100, height: 100 });
     expect(sent.map((r) => r.type)).not.toContain('xipe-toolbar:deep_capture');
-    expect(status()).toMatch(/^Captured html > body \(300×200 px\) in \d+ ms\.$/);
+    expect(status()).toMatch(/^Captured html > body \(100×100 px\) in \d+ ms\.$/);
     button('alpha').click();
     button('beta').click();
     await settle();

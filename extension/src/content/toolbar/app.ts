@@ -1,11 +1,12 @@
 import type { CssRect, PanelSpot } from '../../../../shared/src/toolbar-messages.js';
-import { inflate, intersect } from '../../geometry/crop-math.js';
-import { CaptureVeil } from './capture-veil.js';
+import { intersect } from '../../geometry/crop-math.js';
+import { CaptureVeil, panelPaintsOver } from './capture-veil.js';
 import { CollectionSync } from './collection-sync.js';
+import { domRect } from './dom.js';
 import { selectorFor } from './dom-inspect.js';
 import { MODES, type ModeContext, type ModeSession, type ToolbarMode } from './modes/index.js';
 import { buildPanel, type Panel } from './panel.js';
-import { applySpot, freeCorner, pageControls } from './panel-place.js';
+import { applySpot, freeCorner, pageControls, rectAt } from './panel-place.js';
 import { send } from './runtime.js';
 import { DeepOptions } from './views/deep-options.js';
 import { PaletteView } from './views/palette-view.js';
@@ -73,9 +74,9 @@ export class ToolbarApp {
       .catch(() => undefined);
     window.addEventListener('resize', () => applySpot(ui.panel, this.spot), { signal });
 
-    // Keyboard: shortcuts while focus is in the toolbar; Esc/Enter anywhere while a mode runs.
-    ui.shadow.addEventListener('keydown', (e) => this.onPanelKey(e as KeyboardEvent), { signal });
-    window.addEventListener('keydown', (e) => this.onGlobalKey(e), { capture: true, signal });
+    // Keyboard: one listener for the whole window (the shadow root's keys reach it retargeted to
+    // the host): mode shortcuts wherever the focus is but a text field, Esc/Enter while a mode runs.
+    window.addEventListener('keydown', (e) => this.onKey(e), { capture: true, signal });
     // A page popover or dialog opened after us covers us (the last shown is on top): go back on
     // top. Only for the page's own openings: raising fires `toggle` on our host too, and answering
     // those would loop forever (a storm of thousands of events a second on an idle page).
@@ -174,10 +175,28 @@ export class ToolbarApp {
     for (const [m, b] of this.ui.modeButtons) b.setAttribute('aria-pressed', String(m === mode));
   }
 
-  /** The panel covers part of a viewport rectangle (or its ring of a few pixels). */
   private panelOver(rect: CssRect): boolean {
-    const r = this.ui.panel.getBoundingClientRect();
-    return intersect({ x: r.x, y: r.y, width: r.width, height: r.height }, inflate(rect, 4)) !== null;
+    return panelPaintsOver(this.ui.panel, rect);
+  }
+
+  /**
+   * Moves the panel to the corner where it covers the least of what the designer points at or
+   * selects, when it paints over it now. The move is for the moment: the designer's own spot is
+   * kept for the next page. A target as large as half the viewport is left alone (no corner would
+   * clear it, and the panel would hop at every section the pointer crosses).
+   */
+  private avoid(rect: CssRect): void {
+    const panel = this.ui.panel;
+    if (!panelPaintsOver(panel, rect)) return;
+    const viewport = viewportSize();
+    if (rect.width * rect.height > (viewport.width * viewport.height) / 2) return;
+    const box = panel.getBoundingClientRect();
+    const size = { width: box.width, height: box.height };
+    const here = intersect(domRect(box), rect);
+    const spot = freeCorner(size, viewport, [rect]);
+    const there = intersect(rectAt(spot, size, viewport), rect);
+    const cover = (r: CssRect | null) => (r ? r.width * r.height : 0);
+    if (cover(there) < cover(here)) applySpot(panel, spot);
   }
 
   private selectorOf(el: Element): string {
@@ -203,6 +222,8 @@ export class ToolbarApp {
       get busy() {
         return collection.busy;
       },
+      panelRect: () => domRect(ui.panel.getBoundingClientRect()),
+      avoid: (rect) => this.avoid(rect),
       setStatus: (text, kind) => ui.status.set(text, kind),
       progress: (text, fraction) => ui.status.progress(text, fraction),
       fail: (err) => ui.status.fail(err),
@@ -235,36 +256,53 @@ export class ToolbarApp {
     return target === this.ui.host ? this.ui.shadow.activeElement : target;
   }
 
-  private onPanelKey(e: KeyboardEvent): void {
+  private onKey(e: KeyboardEvent): void {
+    const active = this.active;
     const target = this.keyTarget(e);
-    if (
-      target instanceof HTMLTextAreaElement ||
-      target instanceof HTMLSelectElement ||
-      target instanceof HTMLInputElement
-    )
-      return;
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const mode = MODES.find((m) => m.key === e.key.toLowerCase());
-    if (mode) {
-      e.preventDefault();
-      e.stopPropagation();
-      void this.toggle(mode);
+    if (active && active.mode.kind !== 'run') {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        this.stop();
+        return;
+      }
+      // Enter in a note ends the note, even while the tool that captured its item is still on;
+      // Enter in the instruction field is the capture the instruction was typed for.
+      if (
+        e.key === 'Enter' &&
+        active.session?.confirm &&
+        (!takesText(target) || this.deep.isInstruction(target))
+      ) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        active.session.confirm();
+        return;
+      }
     }
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'z' && !takesText(target)) {
+      if (this.collection.undo()) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+      return;
+    }
+    this.onShortcut(e, target);
   }
 
-  private onGlobalKey(e: KeyboardEvent): void {
-    const active = this.active;
-    if (!active || active.mode.kind === 'run') return;
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      this.stop();
-    } else if (e.key === 'Enter' && active.session?.confirm && !takesText(this.keyTarget(e))) {
-      // Enter in a note ends the note, even while the tool that captured its item is still on.
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      active.session.confirm();
-    }
+  /**
+   * E/A/C/P while the panel is open and the focus is not in a text field (the toolbar's or the
+   * page's): right after opening, after Esc, after a click on the panel's text or on the page.
+   */
+  private onShortcut(e: KeyboardEvent, target: EventTarget | null): void {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    if (takesText(target) || target instanceof HTMLSelectElement) return;
+    if (target instanceof HTMLElement && target.isContentEditable) return;
+    if (this.ui.panel.classList.contains('collapsed')) return;
+    const mode = MODES.find((m) => m.key === e.key.toLowerCase());
+    if (!mode) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    void this.toggle(mode);
   }
 }
 

@@ -13,6 +13,14 @@ export interface CropShot {
 }
 
 /**
+ * An item's size as the designer sees it everywhere (status line and list alike): its CSS box,
+ * rounded once. The crop's pixels differ from it at DPR 2 and by device-pixel snapping.
+ */
+export function sizeLabel(item: Pick<CollectedElement, 'bounding_box'>): string {
+  return `${Math.round(item.bounding_box.width)}×${Math.round(item.bounding_box.height)} px`;
+}
+
+/**
  * What the status line says once a crop is stored. Only the visible part is cropped: for an element
  * that scrolls with the page and is partly out of view, the line offers the whole of it.
  */
@@ -23,7 +31,7 @@ export function reportCrop(
   all: () => void,
 ): void {
   const { rect, visible } = shot;
-  const size = item.crop ? ` (${item.crop.width}×${item.crop.height} px)` : '';
+  const size = ` (${sizeLabel(item)})`;
   if (shot.kind === 'element' && visible.height < rect.height - 0.5 && scrollsWithPage(shot.el)) {
     const why =
       rect.height > window.innerHeight
@@ -43,7 +51,7 @@ export function reportCrop(
 
 /** The status line once the whole of a tall element is stitched and stored. */
 export function reportFullElement(status: StatusLine, item: CollectedElement, ms: number): void {
-  const size = item.crop ? `${item.crop.width}×${item.crop.height} px` : '';
+  const size = sizeLabel(item);
   const cut = item.capped_at ? ` It is taller than ${item.capped_at}px; the shot stops there.` : '';
   status.set(`Captured all of ${item.selector} (${size}) in ${ms} ms.${cut}`, 'ok');
 }

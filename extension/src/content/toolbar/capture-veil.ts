@@ -1,5 +1,5 @@
 import { MARKER_HEIGHT, markerBlocks } from '../../geometry/band-marker.js';
-import { intersect, maskAround, type Rect } from '../../geometry/crop-math.js';
+import { inflate, intersect, maskAround, type Rect } from '../../geometry/crop-math.js';
 import { afterPaint } from './dom-inspect.js';
 import { InlineStyles } from './inline-styles.js';
 import { hideLayers, layersOver } from './page-layers.js';
@@ -9,6 +9,25 @@ export interface VeilOptions {
   marker?: { y: number; code: number } | null;
   /** The element being cropped: layers floating over it are hidden for the capture. */
   clearOf?: Element | null;
+}
+
+/**
+ * How far the panel's drop shadow (styles.ts `--shadow`: 12 px down, 32 px blur) paints past its
+ * box: the blur reaches its radius beyond the offset box. A crop that far from the panel still
+ * gets the shadow's darkening, so the panel is hidden for it too.
+ */
+const SHADOW_REACH = { left: 32, right: 32, top: 20, bottom: 44 };
+
+/** The panel paints over part of `rect` (viewport CSS px): its box, its shadow, or a 4 px ring. */
+export function panelPaintsOver(panel: HTMLElement, rect: Rect): boolean {
+  const r = panel.getBoundingClientRect();
+  const painted = {
+    x: r.x - SHADOW_REACH.left,
+    y: r.y - SHADOW_REACH.top,
+    width: r.width + SHADOW_REACH.left + SHADOW_REACH.right,
+    height: r.height + SHADOW_REACH.top + SHADOW_REACH.bottom,
+  };
+  return intersect(painted, inflate(rect, 4)) !== null;
 }
 
 /**
@@ -72,12 +91,8 @@ export class CaptureVeil {
     return this.painted;
   }
 
-  /** The panel covers part of `hole` (or its ring of a few pixels). */
   private panelOver(hole: Rect): boolean {
-    if (!this.panel) return true;
-    const r = this.panel.getBoundingClientRect();
-    const ring = { x: hole.x - 4, y: hole.y - 4, width: hole.width + 8, height: hole.height + 8 };
-    return intersect({ x: r.x, y: r.y, width: r.width, height: r.height }, ring) !== null;
+    return this.panel ? panelPaintsOver(this.panel, hole) : true;
   }
 
   private box(b: Rect, white?: boolean): HTMLDivElement {

@@ -9,6 +9,7 @@ import type {
 import { reportCrop, reportFullElement } from './capture-report.js';
 import type { CaptureVeil } from './capture-veil.js';
 import { deepCapture } from './deep-capture.js';
+import { DeferredRemoval } from './deferred-removal.js';
 import { visiblePart } from './dom.js';
 import { pageTypography, viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
@@ -48,6 +49,8 @@ export class CollectionSync {
   private problem: string | undefined;
   private readonly elements: ElementsView;
   private readonly saveForm: SaveForm;
+  /** Remove takes effect in the worker a moment later, so Undo can bring the item back whole. */
+  private readonly removals = new DeferredRemoval((key) => this.remove(key));
 
   constructor(
     private readonly ui: CollectionElements,
@@ -59,10 +62,11 @@ export class CollectionSync {
       {
         comment: (key, comment) => void this.update(key, { comment }),
         instruction: (key, instruction) => void this.update(key, { instruction }),
-        remove: (key) => void this.remove(key),
+        remove: (key) => void this.removeUndoably(key),
       },
       signal,
     );
+    signal.addEventListener('abort', () => void this.removals.flush(), { once: true });
     this.saveForm = new SaveForm(
       ui.save,
       { save: (ws, idea) => void this.save(ws, idea), reloadIdeas: () => void this.loadIdeas() },
@@ -124,8 +128,20 @@ export class CollectionSync {
     }
   }
 
-  private render(): void {
+  /** The collection as the designer sees it: without the item whose removal can still be undone. */
+  private get shown(): Collection | null {
     const c = this.collection;
+    const gone = this.removals.key;
+    if (!c || gone === null) return c;
+    return {
+      ...c,
+      elements: c.elements.filter((e) => e.key !== gone),
+      colors: c.colors.filter((e) => e.key !== gone),
+    };
+  }
+
+  private render(): void {
+    const c = this.shown;
     if (!c) return;
     this.renderBadge(c);
     this.elements.render(c.elements);
@@ -141,14 +157,17 @@ export class CollectionSync {
     renderColors(
       this.ui.colors,
       c.colors,
-      { role: (key, role) => void this.update(key, { role }), remove: (key) => void this.remove(key) },
+      {
+        role: (key, role) => void this.update(key, { role }),
+        remove: (key) => void this.removeUndoably(key),
+      },
       this.signal,
     );
   }
 
   private renderSave(): void {
     this.saveForm.update({
-      collection: this.collection,
+      collection: this.shown,
       ideas: this.ideas,
       problem: this.problem,
       pending: this.job?.item ? 1 : 0,
@@ -160,13 +179,37 @@ export class CollectionSync {
     try {
       const c = await send({ type: 'xipe-toolbar:update_item', key, ...change });
       this.collection = c;
-      if (change.role) this.renderColors(c);
-      this.renderBadge(c);
-      if (change.comment !== undefined) this.ui.status.set('Note saved.', 'ok');
-      if (change.instruction !== undefined) this.ui.status.set('Instruction saved.', 'ok');
+      const shown = this.shown ?? c;
+      if (change.role) this.renderColors(shown);
+      this.renderBadge(shown);
+      if (change.comment !== undefined) this.ui.status.flash('Note saved.');
+      if (change.instruction !== undefined) this.ui.status.flash('Instruction saved.');
     } catch (err) {
       this.ui.status.fail(err);
     }
+  }
+
+  /** The designer's Remove: gone from the list at once, with Undo (Ctrl+Z) offered for a moment. */
+  private async removeUndoably(key: string): Promise<void> {
+    const c = this.collection;
+    const element = c?.elements.find((e) => e.key === key);
+    const color = c?.colors.find((e) => e.key === key);
+    const what = element ? element.selector : color ? color.hex : 'the item';
+    await this.removals.defer(key);
+    this.render();
+    this.ui.status.offer(`Removed ${what}.`, 'ok', {
+      name: 'undo',
+      label: 'Undo (Ctrl+Z)',
+      run: () => this.undo(),
+    });
+  }
+
+  /** Brings back the item removed last, while its removal can still be taken back. */
+  undo(): boolean {
+    if (!this.removals.undo()) return false;
+    this.render();
+    this.ui.status.set('Restored.', 'ok');
+    return true;
   }
 
   private async remove(key: string): Promise<void> {
@@ -189,6 +232,7 @@ export class CollectionSync {
     this.saving = true;
     this.renderSave();
     try {
+      await this.removals.flush();
       // The panel already lists a capture in flight (its preview, "Save N items"): it is saved too.
       if (this.job?.item) status.set(`Saving to ${ideaFolder} once the capture in progress is stored…`);
       while (this.job?.item) await this.job.done;

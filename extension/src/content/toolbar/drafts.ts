@@ -7,6 +7,7 @@ import type {
 import { colorStrings, contrastRatio, type Rgba, toHex, wcagRating } from './color.js';
 import { toPageBox } from './dom.js';
 import { designerStyles, textSample } from './dom-inspect.js';
+import { designerLabel } from './item-label.js';
 
 /** What the toolbar sends the worker for a new item (the worker assigns keys and stores crops). */
 
@@ -46,11 +47,21 @@ export function elementDraft(
   selector: string,
 ): ElementDraft {
   const text = textSample(el);
+  const box = toPageBox(rect);
+  // An area drawn freely is anchored on the page itself: its place and size tell it apart.
+  const named = designerLabel(el);
+  const label =
+    kind === 'area' && named === 'Page'
+      ? `Area ${Math.round(box.width)}×${Math.round(box.height)} at ${Math.round(box.x)}, ${Math.round(box.y)}`
+      : kind === 'area'
+        ? `Area: ${named}`
+        : named;
   return {
     kind,
     selector,
+    label,
     tag: el.localName,
-    bounding_box: toPageBox(rect),
+    bounding_box: box,
     styles: designerStyles(el),
     page_url: location.href,
     ...(text ? { text } : {}),

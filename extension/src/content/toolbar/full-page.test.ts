@@ -124,9 +124,22 @@ describe('captureFullPage (pipelined bands)', () => {
       { step: 2, scrollY: 192, headerHidden: true },
     ]);
     expect(recaptured).toBe(3);
-    // Once at the start, once for the first band taken again.
-    expect(settled).toHaveBeenCalledTimes(2);
+    // Once at the start, once for each later band (its scroll handlers), once for the first band
+    // taken again and once for each later band taken again.
+    expect(settled).toHaveBeenCalledTimes(7);
     expect(headerStyle()).toEqual(['fixed', '', '']);
+  });
+
+  it('hides a header that turns fixed only once the page scrolls, in every band after the first', async () => {
+    document.body.innerHTML = '<header>Nav</header><main>Content</main>';
+    // The page's scroll handler, run when the page has settled after a scroll.
+    settled.mockImplementation(async () => {
+      const header = document.querySelector('header');
+      if (header) header.style.position = window.scrollY > 0 ? 'fixed' : '';
+    });
+    await captureFullPage(options());
+    expect(requests.map((r) => r.headerHidden)).toEqual([false, true, true, true]);
+    settled.mockImplementation(async () => undefined);
   });
 
   it('gives up on a band the worker keeps finding stale', async () => {

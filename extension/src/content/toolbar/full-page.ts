@@ -36,7 +36,8 @@ export interface StitchTarget {
  * the marker behind, while the page scrolls on (capture/stitch-jobs.ts); a capture without it
  * showed another frame (an older one, or a later one), and once all are checked those bands are
  * taken again, so no band ever shows another scroll position or the toolbar. Fixed and sticky layers are hidden
- * after the first band of a full page (a fixed header appears once, where it belongs), and from
+ * after the first band of a full page, looked for again at every band once its scroll handlers ran
+ * (a fixed header appears once, where it belongs, even one that turns fixed on scroll), and from
  * the start for an element (it shows the element, not what floats over it). Paced by the worker's
  * capture quota (2/s); the scroll position and every inline style are put back, whatever happens.
  */
@@ -113,7 +114,11 @@ async function stitchInTurn(
         layers.restore();
         layersHidden = false;
         await settled(opts.signal);
-      } else if (!target && i > 0 && !layersHidden) {
+      } else if (!target && i > 0) {
+        // After the page's scroll handlers have run: a header that turns fixed only once the page
+        // scrolls is not fixed yet right after scrollTo, and was then repeated over every later
+        // band. Each band looks again, for layers that turned fixed further down.
+        await settled(opts.signal);
         hideLayers(floatingLayers(), layers);
         layersHidden = true;
       }

@@ -1,5 +1,5 @@
 import type { PanelSpot } from '../../../../shared/src/toolbar-messages.js';
-import { intersect, type Rect } from '../../geometry/crop-math.js';
+import { inflate, intersect, type Rect } from '../../geometry/crop-math.js';
 
 /**
  * Where the panel sits. It opens in the corner that covers the least of the page's links and
@@ -81,7 +81,13 @@ export function pageControls(limit = 2000): Rect[] {
   return out;
 }
 
-/** Puts the panel at a spot: anchored to those sides, never taller than the room it has. */
+/** The share of the viewport's height the panel may take, however many items it lists. */
+export const MAX_HEIGHT_SHARE = 0.75;
+
+/**
+ * Puts the panel at a spot: anchored to those sides, never taller than the room it has nor than
+ * MAX_HEIGHT_SHARE of the viewport (its lists scroll; the status line and Save stay in view).
+ */
 export function applySpot(panel: HTMLElement, spot: PanelSpot): void {
   const viewport = { width: window.innerWidth, height: window.innerHeight };
   const r = rectAt(spot, panel.getBoundingClientRect(), viewport);
@@ -91,5 +97,42 @@ export function applySpot(panel: HTMLElement, spot: PanelSpot): void {
   const offset = spot.v === 'top' ? r.y : viewport.height - r.y - r.height;
   s.top = spot.v === 'top' ? `${offset}px` : 'auto';
   s.bottom = spot.v === 'bottom' ? `${offset}px` : 'auto';
-  s.maxHeight = `${Math.max(120, viewport.height - offset - MARGIN)}px`;
+  const room = Math.min(viewport.height - offset - MARGIN, viewport.height * MAX_HEIGHT_SHARE);
+  s.maxHeight = `${Math.max(120, Math.round(room))}px`;
+}
+
+/**
+ * Where the area's Capture/Cancel bar goes (viewport coordinates): the first of below-right,
+ * above-right, inside-bottom-right, below-left, above-left, inside-bottom-left, inside-top-left
+ * that stays in the viewport and clear of the panel; else below-right pulled inside the viewport.
+ * A bar under the panel or past the bottom edge was a button the designer could not press.
+ */
+export function barSpot(box: Rect, bar: Size, viewport: Size, panel: Rect): { x: number; y: number } {
+  const gap = 6;
+  const right = box.x + box.width - bar.width;
+  const left = box.x;
+  const below = box.y + box.height + gap;
+  const above = box.y - bar.height - gap;
+  const insideBottom = box.y + box.height - bar.height - gap;
+  const insideTop = box.y + gap;
+  const candidates = [
+    { x: right, y: below },
+    { x: right, y: above },
+    { x: right - gap, y: insideBottom },
+    { x: left, y: below },
+    { x: left, y: above },
+    { x: left + gap, y: insideBottom },
+    { x: left + gap, y: insideTop },
+  ];
+  for (const c of candidates) {
+    const r = { ...c, ...bar };
+    const inside =
+      r.x >= 0 && r.y >= 0 && r.x + r.width <= viewport.width && r.y + r.height <= viewport.height;
+    if (inside && !intersect(r, inflate(panel, gap))) return c;
+  }
+  const first = candidates[0] as { x: number; y: number };
+  return {
+    x: Math.min(Math.max(0, first.x), Math.max(0, viewport.width - bar.width)),
+    y: Math.min(Math.max(0, first.y), Math.max(0, viewport.height - bar.height)),
+  };
 }

@@ -87,22 +87,25 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
   }
 
   const options = h('div', { class: 'options' });
+  // Only the lists scroll: the status line above them and Save below stay in view however many
+  // items there are, and each list folds away under its heading.
   const body = h(
     'div',
     { class: 'body' },
-    status.el,
-    h('div', { class: 'section' }, h('h3', {}, 'Elements & areas'), list),
-    h('div', { class: 'section' }, h('h3', {}, 'Colours'), colors),
-    h('div', { class: 'section' }, h('h3', {}, 'Page palette'), palette),
-    h('div', { class: 'section' }, h('h3', {}, 'Save to idea'), save),
+    foldable('Elements & areas', list, signal),
+    foldable('Colours', colors, signal),
+    foldable('Page palette', palette, signal),
   );
+  const foot = h('div', { class: 'section foot' }, h('h3', {}, 'Save to idea'), save);
   const panel = h(
     'div',
     { class: 'panel', role: 'dialog', 'aria-label': 'X-IPE UI/UX Reference toolbar' },
     head,
     modeBar,
     options,
+    status.el,
     body,
+    foot,
   );
   collapse.addEventListener(
     'click',
@@ -173,4 +176,19 @@ function makeDraggable(
     },
     { signal },
   );
+}
+
+/** A list under a heading that folds it away (and says so to screen readers). */
+function foldable(title: string, content: HTMLElement, signal: AbortSignal): HTMLElement {
+  const toggle = h('button', { class: 'fold', type: 'button', 'aria-expanded': 'true' }, title);
+  const section = h('div', { class: 'section' }, h('h3', {}, toggle), content);
+  toggle.addEventListener(
+    'click',
+    () => {
+      const folded = section.classList.toggle('folded');
+      toggle.setAttribute('aria-expanded', String(!folded));
+    },
+    { signal },
+  );
+  return section;
 }

@@ -6,10 +6,31 @@ export type StatusKind = 'info' | 'error' | 'ok';
 export class StatusLine {
   readonly el = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
   private bar: HTMLDivElement | null = null;
+  /** Bumped by every change, so a passing message restores only what it replaced. */
+  private version = 0;
 
   set(text: string, kind: StatusKind = 'info'): void {
+    this.version++;
     this.el.className = `status${kind === 'info' ? '' : ` ${kind}`}`;
     this.el.textContent = text;
+  }
+
+  /**
+   * A confirmation that passes ("Note saved."): shown for `ms`, then what it replaced comes back,
+   * unless something else was said meanwhile. A note saved as the designer clicks a mode button
+   * no longer wipes that mode's hint.
+   */
+  flash(text: string, kind: StatusKind = 'ok', ms = 1500): void {
+    const className = this.el.className;
+    const children = [...this.el.childNodes];
+    this.set(text, kind);
+    const shown = this.version;
+    setTimeout(() => {
+      if (this.version !== shown || !this.el.isConnected) return;
+      this.version++;
+      this.el.className = className;
+      this.el.replaceChildren(...children);
+    }, ms);
   }
 
   /** Text with one button after it (`data-action` = `name`), e.g. an offer to do more. */

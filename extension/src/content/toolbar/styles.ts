@@ -34,6 +34,7 @@ export const CSS = `
 * , *::before, *::after { box-sizing: border-box; }
 .root {
   --bg: #ffffff; --bg2: #f4f5f7; --fg: #1c1f24; --fg2: #5d6470; --line: #e3e5e9;
+  /* capture-veil.ts SHADOW_REACH is how far --shadow paints past the panel: change both together. */
   --accent: #4f46e5; --accent-fg: #ffffff; --danger: #dc2626; --ok: #15803d; --shadow: 0 12px 32px rgba(15, 23, 42, .18), 0 2px 6px rgba(15, 23, 42, .12);
   font: 12px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
   position: fixed; inset: 0; pointer-events: none; -webkit-font-smoothing: antialiased;
@@ -47,12 +48,12 @@ export const CSS = `
 .root[data-hidden] .overlays { opacity: 0; }
 button, input, select, textarea { font: inherit; color: inherit; }
 .panel {
-  position: fixed; top: 16px; right: 16px; width: 320px; max-height: calc(100vh - 32px);
+  position: fixed; top: 16px; right: 16px; width: 320px; max-height: min(calc(100vh - 32px), 75vh); /* panel-place.ts MAX_HEIGHT_SHARE */
   display: flex; flex-direction: column; background: var(--bg); border: 1px solid var(--line); border-radius: 12px;
   box-shadow: var(--shadow); pointer-events: auto; overflow: hidden; user-select: none;
 }
 .panel.collapsed { width: auto; }
-.panel.collapsed .body, .panel.collapsed .modes, .panel.collapsed .options { display: none; }
+.panel.collapsed .body, .panel.collapsed .modes, .panel.collapsed .options, .panel.collapsed .status, .panel.collapsed .foot { display: none; }
 .head { display: flex; align-items: center; gap: 6px; padding: 8px 8px 8px 12px; cursor: grab; border-bottom: 1px solid var(--line); }
 .head:active { cursor: grabbing; }
 .title { font-weight: 600; flex: 1; white-space: nowrap; }
@@ -70,10 +71,16 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .options label { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; cursor: pointer; font-weight: 600; }
 .options input[type="text"] { flex: 1; min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; background: var(--bg2); user-select: text; }
 .options input[disabled] { opacity: .5; }
-.body { overflow: auto; display: flex; flex-direction: column; }
+.body { overflow: auto; display: flex; flex-direction: column; flex: 1 1 auto; min-height: 0; }
+.foot { flex: none; border-top: 1px solid var(--line); border-bottom: none; }
+.fold { all: unset; cursor: pointer; flex: 1; }
+.fold::after { content: " ▾"; }
+.section.folded .fold::after { content: " ▸"; }
+.section.folded > :not(h3) { display: none; }
 /* Two lines high, its progress bar over the bottom padding: most statuses then change no height, so the list under
-   it does not move while the designer reaches for it. */
-.status { position: relative; padding: 6px 12px; color: var(--fg2); min-height: 2.8em; border-bottom: 1px solid var(--line); }
+   it does not move while the designer reaches for it. Never shrunk (flex: none): a longer message grows the line
+   instead of spilling over the list with the bar through its text. */
+.status { position: relative; flex: none; padding: 6px 12px 8px; color: var(--fg2); min-height: 2.8em; border-bottom: 1px solid var(--line); }
 .status.error { color: var(--danger); }
 .status.ok { color: var(--ok); }
 .status .link { all: unset; cursor: pointer; color: var(--accent); text-decoration: underline; font-weight: 600; }
@@ -85,10 +92,14 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .item { display: grid; grid-template-columns: 44px 1fr auto; gap: 8px; align-items: start; padding: 6px; border: 1px solid var(--line); border-radius: 8px; background: var(--bg); }
 .thumb { width: 44px; height: 34px; border-radius: 4px; background: var(--bg2) center/contain no-repeat; border: 1px solid var(--line); }
 .meta { min-width: 0; }
-.meta .sel { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 11px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.meta .name { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.meta .sel { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 10px; color: var(--fg2); overflow-wrap: anywhere; }
+.meta .field { display: block; margin-top: 4px; }
+.meta .field .caption { display: block; font-size: 10px; font-weight: 600; color: var(--fg2); text-transform: uppercase; letter-spacing: .03em; }
+.zoom { position: fixed; pointer-events: none; border: 1px solid var(--line); border-radius: 6px; background: #fff center/contain no-repeat; box-shadow: var(--shadow); }
 .meta .sub { color: var(--fg2); font-size: 11px; }
 .meta .deep { color: var(--accent); font-size: 11px; font-weight: 600; }
-.meta textarea { width: 100%; margin-top: 4px; min-height: 26px; resize: vertical; border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; background: var(--bg2); user-select: text; }
+.meta textarea { width: 100%; margin-top: 2px; min-height: 26px; max-height: 120px; resize: vertical; border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; background: var(--bg2); user-select: text; }
 .actions { display: flex; flex-direction: column; gap: 2px; }
 .chip { display: inline-flex; align-items: center; gap: 6px; }
 .dot { width: 14px; height: 14px; border-radius: 4px; border: 1px solid rgba(0,0,0,.15); display: inline-block; }
@@ -121,7 +132,7 @@ select.role { border: 1px solid var(--line); border-radius: 6px; background: var
 .handle[data-h="sw"] { left: -6px; bottom: -6px; cursor: nesw-resize; } .handle[data-h="se"] { right: -6px; bottom: -6px; cursor: nwse-resize; }
 .handle[data-h="n"] { left: calc(50% - 5px); top: -6px; cursor: ns-resize; } .handle[data-h="s"] { left: calc(50% - 5px); bottom: -6px; cursor: ns-resize; }
 .handle[data-h="w"] { top: calc(50% - 5px); left: -6px; cursor: ew-resize; } .handle[data-h="e"] { top: calc(50% - 5px); right: -6px; cursor: ew-resize; }
-.area-bar { position: absolute; right: 0; top: calc(100% + 6px); display: flex; gap: 4px; }
+.area-bar { position: absolute; left: 0; top: calc(100% + 6px); display: flex; gap: 4px; }
 .area-bar .btn { padding: 4px 8px; font-size: 11px; }
 .flash { position: fixed; pointer-events: none; border: 3px solid #f43f5e; border-radius: 4px; animation: flash 900ms ease-out forwards; }
 @keyframes flash { 0% { opacity: 1; box-shadow: 0 0 0 6px rgba(244, 63, 94, .35); } 100% { opacity: 0; box-shadow: 0 0 0 0 rgba(244, 63, 94, 0); } }

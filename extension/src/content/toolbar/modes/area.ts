@@ -3,6 +3,7 @@ import { type Handle, rectFromPoints, resizeRect } from '../../../geometry/crop-
 import { domRect, h, place, visiblePart } from '../dom.js';
 import { elementContaining, pageElementAt, semanticSection } from '../dom-inspect.js';
 import { ICONS } from '../icons.js';
+import { barSpot } from '../panel-place.js';
 import type { ModeContext, ToolbarMode } from './mode.js';
 import { PickLayer } from './pick-layer.js';
 
@@ -43,6 +44,7 @@ function runArea(ctx: ModeContext): { confirm(): void } {
   let start: { x: number; y: number } | null = null;
   let selection: Selection | null = null;
   let box: HTMLDivElement | null = null;
+  let bar: HTMLDivElement | null = null;
   let hovered: Element | null = null;
 
   const buildBox = (): HTMLDivElement => {
@@ -56,7 +58,8 @@ function runArea(ctx: ModeContext): { confirm(): void } {
     const cancel = h('button', { class: 'btn secondary', type: 'button' }, 'Cancel');
     ok.addEventListener('click', () => void confirm(), { signal });
     cancel.addEventListener('click', () => ctx.stop(), { signal });
-    el.append(h('div', { class: 'area-bar' }, cancel, ok));
+    bar = h('div', { class: 'area-bar' }, cancel, ok);
+    el.append(bar);
     el.addEventListener(
       'pointerdown',
       (e) => {
@@ -73,6 +76,14 @@ function runArea(ctx: ModeContext): { confirm(): void } {
     box ??= buildBox();
     const { rect, anchor } = selection;
     place(box, rect);
+    ctx.avoid(rect);
+    if (bar) {
+      const size = bar.getBoundingClientRect();
+      const viewport = { width: window.innerWidth, height: window.innerHeight };
+      const spot = barSpot(rect, { width: size.width, height: size.height }, viewport, ctx.panelRect());
+      bar.style.left = `${spot.x - rect.x}px`;
+      bar.style.top = `${spot.y - rect.y}px`;
+    }
     layer.label(rect, [
       h('b', {}, 'area'),
       ` ${Math.round(rect.width)}×${Math.round(rect.height)}${anchor ? `  ${ctx.selectorOf(anchor)}` : ''}`,
@@ -147,6 +158,7 @@ function runArea(ctx: ModeContext): { confirm(): void } {
       }
       const r = domRect(section.getBoundingClientRect());
       layer.highlight(r, [h('b', {}, section.localName), ` ${ctx.selectorOf(section)} — click to snap`]);
+      ctx.avoid(r);
     },
     { signal },
   );

@@ -82,6 +82,8 @@ export function fakeContext(): FakeContext {
     get busy() {
       return ctx.busyNow;
     },
+    panelRect: () => ({ x: -1000, y: -1000, width: 0, height: 0 }),
+    avoid: vi.fn(),
     setStatus: vi.fn((text: string) => {
       statuses.push(text);
     }),

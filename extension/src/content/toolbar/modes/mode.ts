@@ -18,7 +18,7 @@ export interface ToolbarMode {
   /** `data-mode` of its button; also what the status and tests call it. */
   readonly name: string;
   readonly label: string;
-  /** Keyboard shortcut while focus is in the toolbar (lower case). */
+  /** Keyboard shortcut while the panel is open and no text field has the focus (lower case). */
   readonly key: string;
   /** Static SVG for its button (icons.ts). */
   readonly icon: string;
@@ -57,6 +57,10 @@ export interface ModeContext {
   readonly veil: Pick<CaptureVeil, 'lower' | 'lift' | 'lowered'>;
   /** A capture is in flight: new ones are refused until it ends. */
   readonly busy: boolean;
+  /** The panel's rectangle in the viewport (what a mode's own controls must keep clear of). */
+  panelRect(): CssRect;
+  /** The designer is pointing at or selecting `rect` (viewport CSS px): the panel moves off it. */
+  avoid(rect: CssRect): void;
   setStatus(text: string, kind?: StatusKind): void;
   progress(text: string, fraction: number): void;
   fail(err: unknown): void;

@@ -1,3 +1,4 @@
+import { sizeLabel } from '../capture-report.js';
 import { captureFullPage } from '../full-page.js';
 import { ICONS } from '../icons.js';
 import type { ToolbarMode } from './mode.js';
@@ -26,7 +27,7 @@ export const pageMode: ToolbarMode = {
       ctx.added(item);
       const cut = item.capped_at ? ` The page is taller than ${item.capped_at}px; the shot stops there.` : '';
       const ms = Math.round(performance.now() - started);
-      const size = `${item.crop?.width ?? 0}×${item.crop?.height ?? 0} px`;
+      const size = sizeLabel(item);
       // Said so a slow page is not mistaken for a slow toolbar.
       const again =
         recaptured > 0

@@ -92,6 +92,7 @@ export function pointerPick(
     }
     const r = domRect(el.getBoundingClientRect());
     layer.highlight(r, describe(el, r));
+    ctx.avoid(r);
   };
   shield.addEventListener(
     'pointermove',

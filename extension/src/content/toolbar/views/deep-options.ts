@@ -17,7 +17,7 @@ export class DeepOptions {
     type: 'text',
     class: 'instruction',
     maxlength: 65_536,
-    placeholder: 'Instruction (optional)',
+    placeholder: 'Instruction (optional), Enter captures',
     'aria-label': 'Instruction for the deep capture',
   });
   private readonly chosen = new Map<string, boolean>();
@@ -88,6 +88,11 @@ export class DeepOptions {
       },
       { once: true, signal: this.signal },
     );
+  }
+
+  /** The instruction field, where Enter captures (the field has one line). */
+  isInstruction(target: EventTarget | null): boolean {
+    return target === this.instruction;
   }
 
   isOn(mode: ToolbarMode): boolean {

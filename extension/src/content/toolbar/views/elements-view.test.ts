@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CollectedElement } from '../../../../../shared/src/toolbar-messages.js';
-import { ElementsView } from './elements-view.js';
+import { ElementsView, otherPage } from './elements-view.js';
 
 // Thumbnails and "locate" ask the worker; these rows have neither.
 vi.mock('../runtime.js', () => ({ send: vi.fn() }));
@@ -102,5 +102,14 @@ describe('ElementsView', () => {
     view.render([item('a')]);
     expect(field('b', 'note')).toBeUndefined();
     expect(root.activeElement).toBeNull();
+  });
+});
+
+describe('where an item was captured', () => {
+  it('is said only for another page: host and path, never query or fragment', () => {
+    expect(otherPage('https://a.test/shop?x=1#top', 'https://a.test/shop')).toBeNull();
+    expect(otherPage('https://a.test/shop?x=1', 'https://a.test/about')).toBe('a.test/shop');
+    expect(otherPage('https://b.test/', 'https://a.test/')).toBe('b.test/');
+    expect(otherPage(`https://a.test/${'x'.repeat(100)}`, 'https://a.test/')?.length).toBe(60);
   });
 });

@@ -1,4 +1,5 @@
 import type { CollectedElement, CssRect } from '../../../../../shared/src/toolbar-messages.js';
+import { sizeLabel } from '../capture-report.js';
 import { domRect, h, iconButton, place } from '../dom.js';
 import { resolveSelector } from '../dom-inspect.js';
 import { ICONS } from '../icons.js';
@@ -112,16 +113,20 @@ export class ElementsView {
     for (const item of items) {
       const thumb = h('div', { class: 'thumb' });
       void this.thumbFor(item, thumb);
-      const note = this.field(item.comment ?? '', 'Add a note…', `Note for ${item.selector}`, (text) =>
+      const name = item.label ?? (item.kind === 'full_page' ? 'Full page' : item.selector);
+      thumb.addEventListener('pointerenter', () => this.zoom(item, thumb), { signal });
+      thumb.addEventListener('pointerleave', () => this.unzoom(), { signal });
+      const note = this.field(item.comment ?? '', 'Add a note…', `Note for ${name}`, (text) =>
         this.actions.comment(item.key, text.trim() === '' ? null : text),
       );
       const locate = iconButton(ICONS.locate, 'Locate on page');
       locate.addEventListener('click', () => this.locate(item), { signal });
       const remove = iconButton(ICONS.remove, 'Remove');
       remove.addEventListener('click', () => this.actions.remove(item.key), { signal });
-      const size = `${Math.round(item.bounding_box.width)}×${Math.round(item.bounding_box.height)}`;
+      const size = sizeLabel(item);
       const kind = item.kind === 'full_page' ? 'full page' : item.kind;
       const capped = item.capped_at ? ` · cut at ${item.capped_at}px` : '';
+      const from = otherPage(item.page_url);
       this.el.append(
         h(
           'div',
@@ -130,10 +135,12 @@ export class ElementsView {
           h(
             'div',
             { class: 'meta' },
+            h('div', { class: 'name', title: name }, name),
             h('div', { class: 'sel', title: item.selector }, item.selector),
             h('div', { class: 'sub' }, `${kind} · <${item.tag}> · ${size}${capped}`),
+            ...(from ? [h('div', { class: 'sub from', title: item.page_url }, `from ${from}`)] : []),
             ...this.deepLines(item),
-            note,
+            caption('Note', note),
           ),
           h('div', { class: 'actions' }, locate, remove),
         ),
@@ -176,6 +183,13 @@ export class ElementsView {
     const signal = this.signal;
     const field = h('textarea', { rows: 1, placeholder, 'aria-label': label });
     field.value = value;
+    // Grows with its text (up to the CSS max-height), so wrapped words are never hidden.
+    const grow = () => {
+      field.style.height = 'auto';
+      field.style.height = `${field.scrollHeight + 2}px`;
+    };
+    field.addEventListener('input', grow, { signal });
+    requestAnimationFrame(grow);
     let saved = value;
     field.addEventListener(
       'blur',
@@ -214,9 +228,7 @@ export class ElementsView {
       (text) => this.actions.instruction(item.key, text.trim()),
     );
     instruction.classList.add('instruction');
-    // An instruction is often a sentence or two: show two lines of it.
-    if (d.instruction.length > 40) instruction.rows = 2;
-    return [h('div', { class: 'deep' }, counts), instruction];
+    return [h('div', { class: 'deep' }, counts), caption('Instruction for the agent', instruction)];
   }
 
   private async thumbFor(item: CollectedElement, el: HTMLElement): Promise<void> {
@@ -233,6 +245,28 @@ export class ElementsView {
       }
     }
     el.style.backgroundImage = `url("${url}")`;
+  }
+
+  /** A larger preview of an item's crop beside the panel while the pointer is on its thumbnail. */
+  private zoom(item: CollectedElement, thumb: HTMLElement): void {
+    const url = this.thumbs.get(item.key);
+    if (!url) return;
+    this.unzoom();
+    const r = thumb.getBoundingClientRect();
+    const box = item.bounding_box;
+    const scale = Math.min(1, 320 / Math.max(1, box.width), 240 / Math.max(1, box.height));
+    const width = Math.max(1, Math.round(box.width * scale));
+    const height = Math.max(1, Math.round(box.height * scale));
+    const left = r.left - width - 12 >= 0 ? r.left - width - 12 : r.right + 12;
+    const top = Math.min(Math.max(0, r.top - height / 2), Math.max(0, window.innerHeight - height));
+    const zoom = h('div', { class: 'zoom' });
+    place(zoom, { x: left, y: top, width, height });
+    zoom.style.backgroundImage = `url("${url}")`;
+    this.overlay.append(zoom);
+  }
+
+  private unzoom(): void {
+    for (const z of Array.from(this.overlay.querySelectorAll('.zoom'))) z.remove();
   }
 
   /** Scrolls the item into view and flashes a frame around it. */
@@ -257,4 +291,25 @@ export class ElementsView {
       setTimeout(() => flash.remove(), 950);
     });
   }
+}
+
+/**
+ * Where an item was captured, when that is not this page (host and path, without query or
+ * fragment): captures survive navigation, and an item from another page must say so.
+ */
+export function otherPage(pageUrl: string, here: string = location.href): string | null {
+  try {
+    const from = new URL(pageUrl);
+    const now = new URL(here);
+    if (from.origin === now.origin && from.pathname === now.pathname) return null;
+    const where = `${from.host}${from.pathname}`;
+    return where.length > 60 ? `${where.slice(0, 59)}…` : where;
+  } catch {
+    return null;
+  }
+}
+
+/** A text field with its visible caption: the note and the instruction no longer look the same. */
+function caption(text: string, field: HTMLTextAreaElement): HTMLLabelElement {
+  return h('label', { class: 'field' }, h('span', { class: 'caption' }, text), field);
 }

@@ -10,6 +10,7 @@ const ideas: IdeasListing = {
       ideas: [
         { name: '001. One', has_references: false, session_count: 0 },
         { name: '002. Two', has_references: true, session_count: 3 },
+        { name: '003. Three', has_references: true, session_count: 1 },
       ],
     },
   ],
@@ -51,6 +52,14 @@ function setup() {
 }
 
 describe('SaveForm', () => {
+  it('counts each idea\'s sessions in words: "1 session", "3 sessions"', () => {
+    const { form, state, idea } = setup();
+    form.update(state({}));
+    expect([...idea().options].map((o) => o.textContent)).toEqual(
+      expect.arrayContaining(['001. One', '002. Two (3 sessions)', '003. Three (1 session)']),
+    );
+  });
+
   it('keeps its button across re-renders, so a click pressed before one still counts', () => {
     const { form, save, state, button } = setup();
     form.update(state({ collection: collection(0), pending: 1 }));

@@ -92,7 +92,9 @@ export class SaveForm {
         h(
           'option',
           { value: i.name },
-          i.session_count > 0 ? `${i.name} (${i.session_count} sessions)` : i.name,
+          i.session_count > 0
+            ? `${i.name} (${i.session_count} session${i.session_count === 1 ? '' : 's'})`
+            : i.name,
         ),
       ),
     );
