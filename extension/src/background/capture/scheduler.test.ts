@@ -189,6 +189,14 @@ describe('CaptureScheduler', () => {
     expect(s.list()).toEqual([]);
   });
 
+  it('says whether a window is held', async () => {
+    const s = new CaptureScheduler();
+    const lease = await s.acquire(spec({ label: 'A', windowId: 4 }));
+    expect([s.isBusy(4), s.isBusy(5)]).toEqual([true, false]);
+    lease.release();
+    expect(s.isBusy(4)).toBe(false);
+  });
+
   it('says when a window has nothing left to run', async () => {
     const idle: number[] = [];
     const s = new CaptureScheduler({ onIdle: (w) => idle.push(w) });

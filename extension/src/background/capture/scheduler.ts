@@ -197,6 +197,11 @@ export class CaptureScheduler {
     return out;
   }
 
+  /** Whether a job holds the window now. */
+  isBusy(windowId: number): boolean {
+    return this.busy(windowId) !== undefined;
+  }
+
   private busy(windowId: number): Job | undefined {
     for (const job of this.running.values()) if (job.spec.windowId === windowId) return job;
     return undefined;

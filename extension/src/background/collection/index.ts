@@ -8,6 +8,7 @@ import { browser, ownTopFrameTab, type Runtime } from '../../platform/browser.js
 import { captureCrop } from '../capture/capture.js';
 import { RestFrames } from '../capture/rest-frame.js';
 import { StitchJobs } from '../capture/stitch-jobs.js';
+import { captureTurns } from '../capture/turns.js';
 import { StagedCaptures } from '../deep-capture/staged.js';
 import { CollectionStore, type KeyValueStorage } from './collection-store.js';
 import type { HostLink } from './host-link.js';
@@ -66,7 +67,9 @@ export function registerToolbar(link: HostLink): { staged: StagedCaptures } {
       settle: (tabId, job) => jobs.settle(tabId, job),
       end: (tabId, job) => jobs.end(tabId, job),
       abandon: (tabId, job) => jobs.abandon(tabId, job),
-      rest: (tabId, windowId, viewport) => restFrames.take(tabId, windowId, viewport),
+      // A preview is worth taking only of what the designer sees: not while a capture holds the window.
+      rest: async (tabId, windowId, viewport) =>
+        captureTurns.isBusy(windowId) ? null : restFrames.take(tabId, windowId, viewport),
       preview: (tabId, frame, rect) => restFrames.thumbnail(tabId, frame, rect),
     },
   });
