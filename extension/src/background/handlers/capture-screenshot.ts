@@ -25,13 +25,15 @@ import type { HandlerContext } from './types.js';
 /**
  * `capture_screenshot`: a PNG of the viewport, of one element (scrolled into view, cropped at the
  * captured image's real scale), or of the full page (scroll and stitch, the toolbar's plan and
- * stitcher). It takes its turn in its window's capture queue, then the tab is brought to front
- * (captureVisibleTab shows the active tab); the
- * shared quota gate keeps within Chrome's 2 captures per second; the toolbar is hidden during the
- * shot and the scroll position is restored whatever happens.
+ * stitcher). It takes its turn in its window's capture queue (capture/turns.ts), then the tab is
+ * brought to front (captureVisibleTab shows the active tab); the shared quota gate keeps within
+ * Chrome's 2 captures per second; the toolbar is hidden during the shot and the scroll position is
+ * restored whatever happens, before the window goes to the next capture.
  */
 
 const stitcher = new StitchJobs();
+
+type Shot = Omit<CaptureScreenshotResult, 'tab'>;
 
 type PrepareOptions = Parameters<typeof preparePage>[0];
 
@@ -69,7 +71,7 @@ function canvas2d(width: number, height: number): [OffscreenCanvas, OffscreenCan
   return [canvas, ctx];
 }
 
-async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
+async function viewportShot(tab: TabInfo): Promise<Shot> {
   const metrics = await measure(tab.id, { scrollTo: null, hideFloating: false });
   const dataUrl = await withQuotaRetry(captureQuota, () =>
     browser.tabs.captureVisibleTab(tab.window_id, { format: 'png' }),
@@ -82,7 +84,7 @@ async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
   return { png, width, height, scale: width / metrics.viewportWidth };
 }
 
-async function elementShot(tab: TabInfo, selector: string): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
+async function elementShot(tab: TabInfo, selector: string): Promise<Shot> {
   const probe = await inPage(tab.id, { scrollTo: null, selector, hideFloating: false });
   if (probe.found === false) {
     throw invalidInput(
@@ -133,7 +135,11 @@ async function elementShot(tab: TabInfo, selector: string): Promise<Omit<Capture
   }
 }
 
-async function fullPageShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
+/**
+ * Shoots the full page's bands; resolves once the last is shot, with what finishes the image
+ * (drawing and encoding, which need neither the page nor the window).
+ */
+async function fullPageShot(tab: TabInfo): Promise<() => Promise<Shot>> {
   const m = await measure(tab.id, { scrollTo: null, hideFloating: false });
   const plan = planFullPage({
     scrollHeight: m.scrollHeight,
@@ -156,6 +162,11 @@ async function fullPageShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
       const viewport = { width: at.viewportWidth, height: at.viewportHeight, dpr: at.dpr };
       await stitcher.band(tab.id, job, { srcY: band.srcY, height: band.height, destY: band.destY }, viewport);
     }
+  } catch (err) {
+    stitcher.abandon(tab.id, job);
+    throw err;
+  }
+  return async () => {
     const out = await stitcher.end(tab.id, job);
     if (out === null) throw new Error('the full-page shot produced no image');
     return {
@@ -165,10 +176,7 @@ async function fullPageShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
       scale: out.width / plan.width,
       ...(plan.capped ? { capped_at: plan.height } : {}),
     };
-  } catch (err) {
-    stitcher.abandon(tab.id, job);
-    throw err;
-  }
+  };
 }
 
 /** The job as the queue lists it and errors name it. */
@@ -207,20 +215,29 @@ export async function captureScreenshot(
 ): Promise<CaptureScreenshotResult> {
   const { tab, ref } = await scriptableTab(params.target, 'take a screenshot of');
   try {
-    return await schedule(agentJob(tab, jobLabel(params), params.client, ctx), async (lease) => {
-      try {
-        await bringToFront(tab.id, tab.window_id);
-        const shot =
-          params.mode === 'element'
-            ? await elementShot(tab, params.selector ?? '')
-            : params.mode === 'full_page'
-              ? await fullPageShot(tab)
-              : await viewportShot(tab);
-        return { ...shot, tab: ref, queue: queueReport(lease) };
-      } finally {
-        await restore(tab.id);
-      }
-    });
+    // The window goes to the next capture once the page is put back; a full page's image is
+    // finished after that.
+    const { finish, queue } = await schedule(
+      agentJob(tab, jobLabel(params), params.client, ctx),
+      async (lease) => {
+        try {
+          await bringToFront(tab.id, tab.window_id);
+          let finish: () => Promise<Shot>;
+          if (params.mode === 'full_page') finish = await fullPageShot(tab);
+          else {
+            const shot =
+              params.mode === 'element'
+                ? await elementShot(tab, params.selector ?? '')
+                : await viewportShot(tab);
+            finish = async () => shot;
+          }
+          return { finish, queue: queueReport(lease) };
+        } finally {
+          await restore(tab.id);
+        }
+      },
+    );
+    return { ...(await finish()), tab: ref, queue };
   } catch (err) {
     throw mapApiError(err, tab.id);
   }
