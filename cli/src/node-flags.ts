@@ -3,21 +3,20 @@ import { spawnSync } from 'node:child_process';
 /**
  * Node (V8) flags for the two long-lived processes other programs start: the native host (through
  * the launcher `x-ipe-uiux install` writes) and the MCP server (through the configs `x-ipe-uiux
- * init` writes). Both idle between short bursts of relaying and file I/O whose heavy parts
- * (JSON, base64, regular expressions, Buffers) run in native code, so they trade optimized JS for
- * a small resident size (issue 7: each idle process ≤ 60 MB RSS):
+ * init` writes). Both idle between short bursts of relaying and file I/O:
  *
  * --max-semi-space-size=1  caps the young generation at 1 MiB per semi-space instead of the 8 MiB
- *                          it grows to during start-up; large payloads live outside it.
- * --no-turbofan            no optimizing compiler: its code (paged in from the node binary) and
- *                          its compile zones cost ~4-5 MB once a few functions get hot, for ~8%
- *                          more host CPU on 200 parallel saves and no measurable change elsewhere.
- * --no-maglev              the same for the mid-tier compiler Node 22+ enables.
+ *                          it grows to during start-up; large payloads live outside it, so idle
+ *                          memory drops while the bench's save and inject times do not move
+ *                          (bench/README.md).
+ *
+ * The optimizing compilers stay on: turning them off saved a few MB of idle memory and cost the
+ * speed that memo layers then had to buy back.
  *
  * Flags go on the command line: re-executing Node to add them would keep a second process alive,
  * and NODE_OPTIONS would leak into every Node process the agent starts.
  */
-export const HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--no-turbofan', '--no-maglev'];
+export const HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 export const MCP_NODE_FLAGS: readonly string[] = HOST_NODE_FLAGS;
 
 /**

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { batchesAllowed, INVALID_REQUEST, ProtocolGuard } from './protocol-guard.js';
 import {
-  connectServer,
   isInitializeRequest,
   loadStreamableHttp,
   type StreamableHTTPServerTransport,
@@ -225,7 +224,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       if (id !== undefined && sessions.delete(id))
         logger.info('http session closed', { session: id, sessions: sessions.size });
     };
-    await connectServer(server, guard);
+    await server.connect(guard);
     track(session, res);
     await transport.handleRequest(req, res, body);
   };

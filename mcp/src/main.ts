@@ -11,7 +11,6 @@ import { createBridgeClient } from './bridge-client/client.js';
 import type { HttpServerHandle } from './http-transport.js';
 import { ProtocolGuard } from './protocol-guard.js';
 import { watchIdeas } from './resources/ideas-watcher.js';
-import { connectServer } from './sdk.js';
 import { createServer, type ServerDeps } from './server.js';
 import { LinearStdioServerTransport } from './stdio-transport.js';
 import { timeoutSettings } from './timeouts.js';
@@ -117,7 +116,7 @@ async function serveStdio(deps: ServerDeps, info: { workspace: string; home: str
     // A client that went away makes stdout writes fail with EPIPE: that is the end, not a crash.
     process.stdout.on('error', () => resolve('stdout closed'));
   });
-  await connectServer(server, transport);
+  await server.connect(transport);
   logger.info('mcp server started', { ...info, transport: 'stdio', pid: process.pid });
   const reason = await done;
   logger.info('mcp server stopping', { reason });

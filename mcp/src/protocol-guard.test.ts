@@ -1,15 +1,8 @@
-import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../shared/src/node/logger.js';
 import { FakeBridge, silentLogger } from '../test-support/fake-bridge.js';
-import {
-  type BatchTransport,
-  classify,
-  normaliseOutgoing,
-  ProtocolGuard,
-  plainRequest,
-} from './protocol-guard.js';
-import { connectServer, type JSONRPCMessage, requestDispatch } from './sdk.js';
+import { type BatchTransport, classify, normaliseOutgoing, ProtocolGuard } from './protocol-guard.js';
+import type { JSONRPCMessage } from './sdk.js';
 import { createServer } from './server.js';
 
 /** The wire side of a session: what the client would send and everything the server wrote. */
@@ -43,13 +36,11 @@ afterEach(async () => {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
-/** `fast`: connected as the product connects (connectServer), else with the SDK's connect alone. */
-async function session(logger = silentLogger(), fast = true) {
+async function session(logger = silentLogger()) {
   const wire = new WireTransport();
   const server = createServer({ bridge: new FakeBridge([]), workspace: '/ws', logger });
   const guard = new ProtocolGuard(wire);
-  if (fast) await connectServer(server, guard);
-  else await server.connect(guard);
+  await server.connect(guard);
   closers.push(() => server.close());
   /** The answer to request `id` (or the batch answer holding it). */
   const answer = (id: number | string | null) =>
@@ -66,14 +57,9 @@ const initialize = (id: number, protocolVersion = '2025-06-18') => ({
   params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
 });
 
-describe.each([
-  ['the SDK dispatch for plain requests', true],
-  ['the SDK message handler alone', false],
-])('ProtocolGuard with the real server, through %s', (_, fast) => {
-  const session_ = (logger = silentLogger()) => session(logger, fast);
-
+describe('ProtocolGuard with the real server', () => {
   it('refuses requests before initialize (ping excepted) and serves requests sent right behind it', async () => {
-    const { wire, answer } = await session_();
+    const { wire, answer } = await session();
     wire.deliver({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     wire.deliver({ jsonrpc: '2.0', id: 2, method: 'ping' });
     wire.deliver(initialize(3));
@@ -96,7 +82,7 @@ describe.each([
   });
 
   it('answers the spec codes with readable texts, prefixed never', async () => {
-    const { wire, answer } = await session_();
+    const { wire, answer } = await session();
     wire.deliver(initialize(1));
     wire.deliver({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope', arguments: {} } });
     wire.deliver({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: {} } });
@@ -126,7 +112,7 @@ describe.each([
   });
 
   it('refuses batches on 2025-06-18 and answers one array on 2025-03-26', async () => {
-    const modern = await session_();
+    const modern = await session();
     modern.wire.deliver(initialize(1));
     await settle();
     modern.wire.deliver([{ jsonrpc: '2.0', id: 2, method: 'ping' }]);
@@ -143,7 +129,7 @@ describe.each([
       },
     ]);
 
-    const legacy = await session_();
+    const legacy = await session();
     legacy.wire.deliver(initialize(1, '2025-03-26'));
     await settle();
     legacy.wire.deliver([
@@ -165,7 +151,7 @@ describe.each([
 
   it('sends the server log as notifications/message only after logging/setLevel, from that level up', async () => {
     const logger = createLogger({ component: 'mcp', stderr: null, level: 'error' });
-    const { wire } = await session_(logger);
+    const { wire } = await session(logger);
     wire.deliver(initialize(1));
     await settle();
     logger.info('before any level');
@@ -182,50 +168,6 @@ describe.each([
         params: { level: 'warning', logger: 'mcp', data: { message: 'a warning', detail: 'x' } },
       },
     ]);
-  });
-});
-
-describe('plain requests', () => {
-  const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'x', arguments: {} } };
-  it.each([
-    [call, true],
-    [{ jsonrpc: '2.0', id: 'a', method: 'tools/list' }, true],
-    [{ ...call, params: {} }, true],
-    [{ ...call, id: 1.5 }, false],
-    [{ ...call, id: 2 ** 53 }, false],
-    [{ ...call, params: null }, false],
-    [{ ...call, params: [] }, false],
-    [{ ...call, params: 3 }, false],
-    [{ ...call, params: { _meta: { progressToken: 1 } } }, false],
-    [{ ...call, extra: true }, false],
-    [{ ...call, result: {} }, false],
-  ])('%j: %s, and never where the SDK says it is no request', (value, plain) => {
-    expect(classify(value).kind).toBe('request');
-    expect(plainRequest(value)).toBe(plain);
-    if (plain) expect(isJSONRPCRequest(value)).toBe(true);
-  });
-
-  it('go to the SDK dispatch; others, and everything before connectServer, to its message handler', async () => {
-    expect(
-      requestDispatch(createServer({ bridge: new FakeBridge([]), workspace: '/ws', logger: silentLogger() })),
-    ).not.toBeNull();
-    const { wire, guard, answer } = await session();
-    const dispatch = guard.onrequest;
-    expect(dispatch).toBeTypeOf('function');
-    const dispatched: unknown[] = [];
-    guard.onrequest = (message, extra) => {
-      dispatched.push((message as { id: unknown }).id);
-      dispatch?.(message, extra);
-    };
-    wire.deliver(initialize(1));
-    wire.deliver({ jsonrpc: '2.0', id: 2, method: 'ping', params: { _meta: { progressToken: 'p' } } });
-    wire.deliver({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
-    await settle();
-    expect(dispatched).toEqual([1, 3]);
-    expect(answer(2)?.result).toEqual({});
-    expect(answer(3)?.result?.tools).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: 'list_tabs' })]),
-    );
   });
 });
 

@@ -15,10 +15,6 @@ import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions 
  * - an outgoing error carries its text once (the SDK's McpError bakes "MCP error N: " into the
  *   message, and every client adds it again) and a params validation failure is -32602 with a
  *   readable text, not -32603 with a raw dump.
- *
- * A plain request (`plainRequest`) goes to `onrequest` when the server side set one
- * (sdk.ts `connectServer`): the SDK's own dispatch, without the SDK's three zod guards that
- * decide again what the message is.
  */
 
 export const INVALID_REQUEST = -32600;
@@ -65,22 +61,6 @@ export function classify(value: unknown): Kind {
   return { kind: 'invalid', id, why: 'a request needs "method" (a response needs "result" or "error")' };
 }
 
-const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-
-/**
- * True when a message `classify` called a request is also one the SDK's JSONRPCRequestSchema
- * accepts, by a check that cannot say yes where the schema says no: no other keys (the schema is
- * strict), an id that is a string or a safe integer, and params absent or an object without
- * `_meta` (whose fields the schema checks in detail). Anything else takes the SDK's path.
- */
-export function plainRequest(value: Record<string, unknown>): boolean {
-  for (const key of Object.keys(value)) if (!REQUEST_KEYS.has(key)) return false;
-  if (typeof value.id === 'number' && !Number.isSafeInteger(value.id)) return false;
-  if (!('params' in value)) return true;
-  const params = value.params;
-  return typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params);
-}
-
 const errorResponse = (id: Id | null, code: number, message: string): JSONRPCMessage =>
   // JSON-RPC answers an unidentifiable request with id null; the SDK's type has no room for it.
   ({ jsonrpc: '2.0', id, error: { code, message } }) as unknown as JSONRPCMessage;
@@ -123,8 +103,6 @@ export class ProtocolGuard implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  /** Where a plain request goes instead of `onmessage`, when set (see the class comment). */
-  onrequest?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
   /** The version the initialize response agreed on; null until then. */
   protocolVersion: string | null = null;
@@ -258,15 +236,8 @@ export class ProtocolGuard implements Transport {
 
   /** A message `check` let through, `kind` its classification. */
   private forward(message: JSONRPCMessage, kind: Kind, extra?: MessageExtraInfo): void {
-    if (kind.kind !== 'request') {
-      this.onmessage?.(message, extra);
-      return;
-    }
-    this.unanswered.add(kind.id);
-    const onrequest = this.onrequest;
-    if (onrequest !== undefined && plainRequest(message as Record<string, unknown>))
-      onrequest(message, extra);
-    else this.onmessage?.(message, extra);
+    if (kind.kind === 'request') this.unanswered.add(kind.id);
+    this.onmessage?.(message, extra);
   }
 
   private collectBatchAnswer(message: JSONRPCMessage): boolean {

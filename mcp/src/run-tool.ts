@@ -2,7 +2,6 @@ import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../shared/src/comm
 import { Deadlines } from '../../shared/src/deadlines.js';
 import type { Progress } from '../../shared/src/envelopes.js';
 import { validationError, XipeError } from '../../shared/src/errors.js';
-import { memoizedSafeParse } from '../../shared/src/parse-memo.js';
 import { type AuditEntry, type AuditLog, type AuditTarget, auditTarget } from './audit-log.js';
 import type { CallToolResult } from './sdk.js';
 import { type TimeoutSettings, timeoutSettings, toolTimeoutMs } from './timeouts.js';
@@ -28,8 +27,7 @@ export async function runTool(
   options: RunOptions = {},
 ): Promise<CallToolResult> {
   const started = performance.now();
-  // Agents repeat a call with the same arguments (the same script into the same tab): parsed once.
-  const parsed = memoizedSafeParse(tool.inputSchema, rawArgs ?? {});
+  const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
   let result: CallToolResult;
   if (!parsed.success) {
     result = errorResult(

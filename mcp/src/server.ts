@@ -4,7 +4,6 @@ import type { Logger } from '../../shared/src/node/logger.js';
 import { PACKAGE_VERSION } from '../../shared/src/node/version.js';
 import type { AuditLog } from './audit-log.js';
 import type { BridgeClient } from './bridge.js';
-import { LazyJsonSchemaValidator } from './lazy-schema-validator.js';
 import { forwardLogs, isMcpLogLevel, MCP_LOG_LEVELS } from './log-forwarding.js';
 import { progressNotifier } from './progress-notifier.js';
 import { getPrompt, listPrompts, PROMPTS } from './prompts.js';
@@ -17,7 +16,7 @@ import {
   type ResourceTemplateDefinition,
 } from './resources/registry.js';
 import { runTool, writeCallRecords } from './run-tool.js';
-import { JsonRpcErrorCode, McpError, Server, setToolsCallHandler } from './sdk.js';
+import { JsonRpcErrorCode, McpError, Server } from './sdk.js';
 import { SentScripts } from './sent-scripts.js';
 import { type TimeoutSettings, timeoutSettings } from './timeouts.js';
 import type { AnyTool } from './tools/define-tool.js';
@@ -68,7 +67,6 @@ export function createServer(deps: ServerDeps): Server {
         logging: {},
       },
       instructions: INSTRUCTIONS,
-      jsonSchemaValidator: new LazyJsonSchemaValidator(),
     },
   );
   const tools = deps.tools ?? TOOLS;
@@ -82,7 +80,7 @@ export function createServer(deps: ServerDeps): Server {
   const sentScripts = new SentScripts();
 
   server.setRequestHandler(request('tools/list'), () => ({ tools: tools.map(listedTool) }));
-  setToolsCallHandler(server, request('tools/call'), (req, extra) => {
+  server.setRequestHandler(request('tools/call'), (req, extra) => {
     const { name, arguments: args } = req.params ?? {};
     if (typeof name !== 'string' || name === '') {
       throw invalidParams('tools/call needs params.name, the name of a tool from tools/list.');

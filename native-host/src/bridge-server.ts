@@ -7,13 +7,7 @@ import {
   HELLO_TIMEOUT_MS,
   PROTOCOL_VERSION,
 } from '../../shared/src/constants.js';
-import {
-  ClientHello,
-  type Envelope,
-  type HostInfo,
-  type LinkError,
-  type RequestId,
-} from '../../shared/src/envelopes.js';
+import { ClientHello, type Envelope, type HostInfo, type LinkError } from '../../shared/src/envelopes.js';
 import type { ErrorCode } from '../../shared/src/errors.js';
 import { encodeFrame, FrameError } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
@@ -21,7 +15,6 @@ import { endpointDescriptorPath, endpointPath, runtimeDir, tokenPath } from '../
 import { tokensEqual } from '../../shared/src/node/token.js';
 import { formatZodError } from '../../shared/src/validation-issues.js';
 import { FrameChannel } from './frame-channel.js';
-import { relayFrame } from './relay-frames.js';
 import type { Router } from './router.js';
 import type { ClientPort } from './router-ports.js';
 import { prepareRuntimeDir, removeQuietly, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
@@ -178,8 +171,7 @@ class BridgeConnection implements ClientPort {
       onGone();
     });
     this.channel = new FrameChannel(socket, socket, BRIDGE_HELLO_MAX_FRAME_BYTES, {
-      onFrame: (payload) => this.state === 'open' && options.router.handleClientFrame(this, payload),
-      onValue: (value, bytes, payload) => this.onValue(value, bytes, payload),
+      onValue: (value, bytes) => this.onValue(value, bytes),
       onClose: (reason, error) => {
         if (reason === 'desync') {
           const tooLarge = error instanceof FrameError && /exceeds/.test(error.message);
@@ -216,14 +208,6 @@ class BridgeConnection implements ClientPort {
     this.channel.writeFrame(encodeFrame(message, BRIDGE_MAX_FRAME_BYTES));
   }
 
-  relay(payload: Buffer, id: RequestId): boolean {
-    if (this.state !== 'open') return true; // gone: dropped, as send() drops it
-    const frame = relayFrame(payload, id, BRIDGE_MAX_FRAME_BYTES, false); // from the extension
-    if (frame === null) return false;
-    this.channel.writeFrame(frame);
-    return true;
-  }
-
   /** Flushes what is queued, then closes; resolves when the socket is closed. */
   end(): Promise<void> {
     if (this.state !== 'closing') {
@@ -235,9 +219,9 @@ class BridgeConnection implements ClientPort {
     return this.closed;
   }
 
-  private onValue(value: unknown, payloadBytes: number, payload: Buffer): void {
+  private onValue(value: unknown, payloadBytes: number): void {
     if (this.state === 'open') {
-      this.options.router.handleClientValue(this, value, payloadBytes, payload);
+      this.options.router.handleClientValue(this, value, payloadBytes);
     } else if (this.state === 'awaiting-hello') {
       this.onHello(value);
     }

@@ -47,12 +47,8 @@ export class ExtensionRequests {
     return this.pending.size;
   }
 
-  /**
-   * Relays a client's request; its answer (or TIMEOUT, or the link's loss) goes to `answer`, or
-   * straight to the client as the extension's bytes (see `settle`). `payload`: the request's own
-   * bytes, passed on under the relay id when the extension port can (relay-frames.ts).
-   */
-  relay(client: ClientPort, request: Request, answer: (response: Response) => void, payload?: Buffer): void {
+  /** Relays a client's request; its answer (or TIMEOUT, or the link's loss) goes to `answer`. */
+  relay(client: ClientPort, request: Request, answer: (response: Response) => void): void {
     const { logger } = this.options;
     const relayId = this.nextId++;
     const waitMs =
@@ -75,17 +71,14 @@ export class ExtensionRequests {
       answer(failure(request.id, outcome.error.toPayload()));
     });
     try {
-      const { extension } = this.options;
-      if (payload === undefined || extension.relay?.(payload, relayId) !== true) {
-        const forwarded: Request = {
-          type: 'request',
-          id: relayId,
-          command: request.command,
-          params: request.params ?? {},
-        };
-        if (request.timeout_ms !== undefined) forwarded.timeout_ms = request.timeout_ms;
-        extension.send(forwarded);
-      }
+      const forwarded: Request = {
+        type: 'request',
+        id: relayId,
+        command: request.command,
+        params: request.params ?? {},
+      };
+      if (request.timeout_ms !== undefined) forwarded.timeout_ms = request.timeout_ms;
+      this.options.extension.send(forwarded);
     } catch (err) {
       this.pending.drop(relayId);
       logger.warn('could not relay a request to the extension', {
@@ -161,18 +154,11 @@ export class ExtensionRequests {
   }
 
   /**
-   * The extension's answer; false when nothing waits for it (late, or unknown). A success for a
-   * client goes to it as the extension's own bytes (`payload`) under the client's id when its port
-   * can; the result inside is the client's to parse.
+   * The extension's answer; false when nothing waits for it (late, or unknown). The result inside
+   * is the client's to parse.
    */
-  settle(response: Response, payload?: Buffer): boolean {
+  settle(response: Response): boolean {
     if (typeof response.id !== 'number') return false;
-    const meta = this.pending.get(response.id);
-    if (meta === undefined) return false;
-    const { client, clientId } = meta;
-    if (response.ok && payload !== undefined && client !== null && clientId !== undefined) {
-      if (client.relay?.(payload, clientId) === true) return this.pending.drop(response.id);
-    }
     return this.pending.settle(response.id, response);
   }
 

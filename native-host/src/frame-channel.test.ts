@@ -46,27 +46,4 @@ describe('FrameChannel', () => {
     expect(values).toEqual([1]);
     expect(closes).toEqual([]);
   });
-
-  it('does not decode a frame the receiver took from its bytes, and decodes the others', async () => {
-    const input = new PassThrough();
-    const values: unknown[] = [];
-    const taken: string[] = [];
-    const closes: ChannelCloseReason[] = [];
-    new FrameChannel(input, new PassThrough(), CAP, {
-      onFrame: (payload) => {
-        const text = payload.toString('utf8');
-        if (!text.startsWith('known')) return false;
-        taken.push(text);
-        return true;
-      },
-      onValue: (value) => values.push(value),
-      onClose: (reason) => closes.push(reason),
-    });
-    const raw = (text: string) => Buffer.concat([header(Buffer.byteLength(text)), Buffer.from(text)]);
-    input.write(Buffer.concat([raw('known, not JSON'), encodeFrame({ n: 1 }, CAP), raw('known again')]));
-    await tick();
-    expect(taken).toEqual(['known, not JSON', 'known again']);
-    expect(values).toEqual([{ n: 1 }]);
-    expect(closes).toEqual([]);
-  });
 });

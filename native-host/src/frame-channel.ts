@@ -18,13 +18,7 @@ export type ChannelCloseReason =
   | 'local';
 
 export interface FrameChannelHandlers {
-  /**
-   * A frame the receiver takes from its bytes alone (an envelope it parsed before: envelope-memo.ts);
-   * true when it did, and then the frame is not decoded. Frames it leaves go to `onValue`.
-   */
-  onFrame?(payload: Buffer): boolean;
-  /** `payload` is the frame's JSON bytes (a relay passes them on instead of writing the value out again). */
-  onValue(value: unknown, payloadBytes: number, payload: Buffer): void;
+  onValue(value: unknown, payloadBytes: number): void;
   /** Called once, with the first reason the channel stopped. */
   onClose(reason: ChannelCloseReason, error?: Error): void;
 }
@@ -159,14 +153,13 @@ export class FrameChannel {
         return;
       }
       if (payload === null) return;
-      if (this.handlers.onFrame?.(payload) === true) continue;
       try {
         value = decodePayload(payload);
       } catch (err) {
         this.desync(err);
         return;
       }
-      this.handlers.onValue(value, payload.length, payload);
+      this.handlers.onValue(value, payload.length);
     }
   };
 

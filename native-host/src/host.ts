@@ -95,10 +95,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         if (link === null || !link.canSend) throw new Error('the native link is closed');
         link.send(message);
       },
-      relay: (payload, id) => {
-        if (link === null || !link.canSend) throw new Error('the native link is closed');
-        return link.relay(payload, id);
-      },
     },
     context: (parts) => ({
       ...parts,
@@ -163,7 +159,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     logger,
     streamPrefix: `h${pid}`,
     handlers: {
-      onEnvelope: (envelope, bytes, payload) => router.handleExtensionEnvelope(envelope, bytes, payload),
+      onEnvelope: (envelope, bytes) => router.handleExtensionEnvelope(envelope, bytes),
       onInvalid: (raw, error) => router.handleExtensionInvalid(raw, error),
       onClose: (reason, error) => {
         if (reason === 'end') {

@@ -11,9 +11,7 @@ import { XipeError } from '../../shared/src/errors.js';
 import { encodeJsonFrame } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { formatZodError } from '../../shared/src/validation-issues.js';
-import { EnvelopeMemo } from './envelope-memo.js';
 import { type ChannelCloseReason, FrameChannel } from './frame-channel.js';
-import { relayFrame } from './relay-frames.js';
 
 /**
  * The extension's side of the host: native-messaging frames on stdin/stdout. stdout carries
@@ -22,8 +20,8 @@ import { relayFrame } from './relay-frames.js';
  */
 
 export interface NativeLinkHandlers {
-  /** A parsed envelope from the extension; `payload` its bytes when it came in one frame. */
-  onEnvelope(envelope: Envelope, payloadBytes: number, payload?: Buffer): void;
+  /** A parsed envelope from the extension. */
+  onEnvelope(envelope: Envelope, payloadBytes: number): void;
   /** A frame that decoded as JSON but is not an envelope (it is logged; `raw` lets the caller answer). */
   onInvalid(raw: unknown, error: string): void;
   onClose(reason: ChannelCloseReason, error?: Error): void;
@@ -49,8 +47,6 @@ export class NativeLink {
   private readonly chunkChars: number;
   private readonly streamPrefix: string;
   private nextStream = 1;
-  /** The extension's envelopes parsed before (a repeated answer), by their bytes but for the id. */
-  private readonly envelopes = new EnvelopeMemo(false);
 
   constructor(private readonly options: NativeLinkOptions) {
     this.maxOutboundBytes = options.maxOutboundBytes ?? HOST_TO_EXTENSION_MAX_BYTES;
@@ -61,8 +57,7 @@ export class NativeLink {
       options.output,
       options.maxInboundBytes ?? EXTENSION_TO_HOST_MAX_BYTES,
       {
-        onFrame: (payload) => this.onFrame(payload),
-        onValue: (value, bytes, payload) => this.onValue(value, bytes, payload),
+        onValue: (value, bytes) => this.onValue(value, bytes),
         onClose: (reason, error) => {
           this.assembler.clear();
           options.handlers.onClose(reason, error);
@@ -108,14 +103,6 @@ export class NativeLink {
     this.options.logger.debug('sent chunked message', { stream, chunks: frames.length });
   }
 
-  /** Relays an envelope as its bytes under a relay id (relay-frames.ts); false when it cannot. */
-  relay(payload: Buffer, id: number): boolean {
-    const frame = relayFrame(payload, id, this.maxOutboundBytes, true); // from a bridge client
-    if (frame === null) return false;
-    this.channel.writeFrame(frame);
-    return true;
-  }
-
   flush(): Promise<void> {
     return this.channel.flush();
   }
@@ -124,15 +111,7 @@ export class NativeLink {
     this.channel.stopReading();
   }
 
-  /** An envelope parsed before under another id, handled without decoding it (envelope-memo.ts). */
-  private onFrame(payload: Buffer): boolean {
-    const envelope = this.envelopes.lookup(payload);
-    if (envelope === null) return false;
-    this.options.handlers.onEnvelope(envelope, payload.length, payload);
-    return true;
-  }
-
-  private onValue(value: unknown, payloadBytes: number, payload: Buffer): void {
+  private onValue(value: unknown, payloadBytes: number): void {
     const parsed = Envelope.safeParse(value);
     if (!parsed.success) {
       this.options.handlers.onInvalid(value, formatZodError(parsed.error, value));
@@ -140,8 +119,7 @@ export class NativeLink {
     }
     const envelope = parsed.data;
     if (envelope.type !== 'chunk') {
-      this.envelopes.remember(payload, envelope);
-      this.options.handlers.onEnvelope(envelope, payloadBytes, payload);
+      this.options.handlers.onEnvelope(envelope, payloadBytes);
       return;
     }
     let whole: string | null;

@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../../shared/src/commands/index.js';
-import type { Envelope, HostInfo, RequestId } from '../../shared/src/envelopes.js';
+import type { Envelope, HostInfo, Request, Response } from '../../shared/src/envelopes.js';
 import type { Logger } from '../../shared/src/node/logger.js';
+import type { ExtensionRequests } from './extension-requests.js';
 import type { HostContextBase, HostHandler, RequestSource } from './handlers/types.js';
 
 /** What the router is wired to: the I/O side (bridge server, native link) implements these. */
@@ -13,19 +14,12 @@ export interface ClientPort {
   readonly workspace: string | undefined;
   /** Throws when the message cannot be framed (over the bridge cap). */
   send(message: Envelope): void;
-  /**
-   * Relays an envelope as the bytes it came in, under the client's `id` (relay-frames.ts); false
-   * when it cannot, and the caller sends the parsed envelope instead.
-   */
-  relay?(payload: Buffer, id: RequestId): boolean;
 }
 
 /** The native link to the extension. */
 export interface ExtensionPort {
   /** Throws XipeError PAYLOAD_TOO_LARGE when the message cannot be carried even in chunks. */
   send(message: Envelope): void;
-  /** Like ClientPort.relay, under a relay id. */
-  relay?(payload: Buffer, id: number): boolean;
 }
 
 export interface RouterOptions {
@@ -51,4 +45,20 @@ export interface RequestContextParts {
   workspace: string | undefined;
   payloadBytes: number;
   signal: AbortSignal;
+}
+
+/**
+ * What the router's three sides (router-extension.ts, router-clients.ts, router-broadcast.ts)
+ * share; router.ts builds it. Not for the I/O side.
+ */
+export interface RouterCore {
+  readonly options: RouterOptions;
+  readonly requests: ExtensionRequests;
+  /** True once the host stops: nothing is routed any more. */
+  isStopped(): boolean;
+  /** The command's spec, or undefined for a name that is not a command. */
+  spec(command: string): CommandSpec | undefined;
+  unknownCommand(request: Request): Response;
+  /** Runs a host handler for `request` (for `client`, when a bridge client asked); its answer, a failure included. */
+  runHandler(request: Request, parts: RequestContextParts, client?: ClientPort): Promise<Response>;
 }

@@ -5,7 +5,6 @@ export * from './commands/index.js';
 export * from './constants.js';
 export * from './envelopes.js';
 export * from './errors.js';
-export * from './parse-memo.js';
 export * from './reference-data.js';
 export * from './request-table.js';
 export * from './validation-issues.js';

@@ -177,7 +177,7 @@ export const DesignTokens = z.record(z.string(), z.unknown(), { error: 'an objec
 export type DesignTokens = z.infer<typeof DesignTokens>;
 
 /**
- * 3.0: an area, as in referenced-elements.json (DESIGN §7), where it lands merged by `area_id`.
+ * 3.0: an area, as in referenced-elements.json (docs/design.md §7), where it lands merged by `area_id`.
  * Checked like that file's own areas, so what is saved can always be read back.
  */
 export const Area = z.looseObject({

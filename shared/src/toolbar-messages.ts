@@ -85,7 +85,7 @@ export type ColorDraft = z.infer<typeof ColorDraft>;
 const count = () => z.number().check(z.int(), z.minimum(0));
 
 /**
- * An item's deep capture (DESIGN §7), staged in the worker until Save: what the panel shows. The
+ * An item's deep capture (docs/design.md §7), staged in the worker until Save: what the panel shows. The
  * engine's reading and the fetched fonts and images stay in extension storage beside the crop.
  */
 export const DeepSummary = z.object({

@@ -1,5 +1,5 @@
 /**
- * `capture_area` end to end (DESIGN §7): the real MCP server, host and Chromium with the built
+ * `capture_area` end to end (docs/design.md §7): the real MCP server, host and Chromium with the built
  * extension, on the deep-capture fixture site. The extension captures and fetches, the host judges
  * and writes; the test reads what landed on disk, renders the clone offline with every network
  * request refused and compares it with the screenshot the extension took.

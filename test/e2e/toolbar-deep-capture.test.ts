@@ -1,5 +1,5 @@
 /**
- * The designer's deep capture through the real toolbar (issue #14 item 7, DESIGN §7): Area and
+ * The designer's deep capture through the real toolbar (docs/design.md §7): Area and
  * Element mode with "Deep capture" and an instruction, the panel's counts and thumbnail, a worker
  * restart between capture and Save, and Save writing the session (its element pointing at the
  * area's files) plus referenced-elements.json 3.0, the clone and screenshots/area-N.png. The clone
@@ -197,7 +197,7 @@ describe('toolbar deep capture', () => {
   });
 
   it('Element: deep capture switched on, on a form with typed values that never reach a file; the agent hears of it', async () => {
-    // An agent listening to the designer (DESIGN §7: deep captures reach wait_for_captures).
+    // An agent listening to the designer (docs/design.md §7: deep captures reach wait_for_captures).
     mcp = await McpSession.start({ env: env.env, workspace: env.workspace });
     const page = await env.browser.newPage();
     await page.goto(server.pageUrl('signup.html'), { waitUntil: 'load' });

@@ -36,6 +36,10 @@ export interface BrowserEnvOptions {
   attachToWorker?: boolean;
   /** devicePixelRatio of the browser (`--force-device-scale-factor`; default 1). */
   deviceScaleFactor?: number;
+  /** Chromium's `--window-size` (default 1280,800). */
+  windowSize?: string;
+  /** More Chromium flags (the real-web corpus resolves nothing but loopback). */
+  extraArgs?: string[];
 }
 
 export interface HostStatus {
@@ -100,6 +104,8 @@ export class BrowserEnv {
         installHost: options.installHost !== false,
         attachToWorker: options.attachToWorker !== false,
         deviceScaleFactor: options.deviceScaleFactor ?? 1,
+        ...(options.windowSize ? { windowSize: options.windowSize } : {}),
+        extraArgs: options.extraArgs ?? [],
       });
     } catch (err) {
       await pages.close().catch(() => undefined);

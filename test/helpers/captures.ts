@@ -22,6 +22,7 @@ export function testCapture(nodes: CaptureNode[], extra: Partial<AreaCapture> = 
     rect: { x: 10, y: 500, width: 400, height: 200 },
     scroll: { x: 0, y: 500 },
     viewport: { width: 1280, height: 720, dpr: 1 },
+    document_mode: null,
     canvas_color: 'rgb(255, 255, 255)',
     backdrop: [],
     clip: null,

@@ -17,7 +17,7 @@ import {
   type TempWorkspace,
 } from '../helpers/store-fixtures.js';
 
-// save_uiux_reference with areas (DESIGN §7, issue #14): 3.0 areas and the original's html_css /
+// save_uiux_reference with areas (docs/design.md §7): 3.0 areas and the original's html_css /
 // instruction elements land in page-element-references/referenced-elements.json beside the session,
 // through every way a save is made — the MCP server relaying to a real host, the MCP server alone,
 // and `x-ipe-uiux save` — under the idea lock, with the store's path rules.

@@ -13,6 +13,7 @@ export declare function chromiumArgs(options?: {
   windowSize?: string;
   deviceScaleFactor?: number;
   extraExtensions?: string[];
+  extraArgs?: string[];
 }): string[];
 
 export declare function prepareProfile(
@@ -44,6 +45,8 @@ export interface LaunchChromiumOptions {
   deviceScaleFactor?: number;
   /** Unpacked extensions loaded beside ours, user scripts allowed for each (the bench's floor). */
   extraExtensions?: { dir: string; id: string }[];
+  /** More Chromium flags (the real-web corpus makes every host but loopback unresolvable). */
+  extraArgs?: string[];
 }
 
 export declare function launchChromium(options: LaunchChromiumOptions): Promise<Browser>;

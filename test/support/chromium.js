@@ -38,7 +38,12 @@ export function assertExtensionBuilt() {
  * (devicePixelRatio 2, captures twice the CSS size): the real switch, not DevTools emulation,
  * which had intermittent readback failures.
  */
-export function chromiumArgs({ windowSize = '1280,800', deviceScaleFactor = 1, extraExtensions = [] } = {}) {
+export function chromiumArgs({
+  windowSize = '1280,800',
+  deviceScaleFactor = 1,
+  extraExtensions = [],
+  extraArgs = [],
+} = {}) {
   const extensions = [EXTENSION_DIST, ...extraExtensions].join(',');
   return [
     ...(deviceScaleFactor !== 1 ? [`--force-device-scale-factor=${deviceScaleFactor}`] : []),
@@ -52,6 +57,7 @@ export function chromiumArgs({ windowSize = '1280,800', deviceScaleFactor = 1, e
     '--disable-component-update',
     '--disable-sync',
     `--window-size=${windowSize}`,
+    ...extraArgs,
   ];
 }
 
@@ -94,6 +100,7 @@ export async function launchChromium({
   windowSize,
   deviceScaleFactor,
   extraExtensions = [],
+  extraArgs = [],
 }) {
   assertExtensionBuilt();
   prepareProfile(userDataDir, { userScripts, extraUserScriptIds: extraExtensions.map((e) => e.id) });
@@ -104,7 +111,12 @@ export async function launchChromium({
     userDataDir,
     defaultViewport: null,
     ignoreDefaultArgs: ['--disable-extensions'],
-    args: chromiumArgs({ windowSize, deviceScaleFactor, extraExtensions: extraExtensions.map((e) => e.dir) }),
+    args: chromiumArgs({
+      windowSize,
+      deviceScaleFactor,
+      extraExtensions: extraExtensions.map((e) => e.dir),
+      extraArgs,
+    }),
     env,
     ...(attachToWorker
       ? {}

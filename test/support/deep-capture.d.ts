@@ -61,6 +61,8 @@ export declare function comparePngs(
   a: Buffer,
   b: Buffer,
   tolerance?: number,
+  /** `diff: false` skips encoding the diff image (an empty buffer comes back). */
+  options?: { diff?: boolean },
 ): Promise<{ share: number; sizes: number[]; diff: Buffer }>;
 
 export declare function measureArea(options: {

@@ -1,5 +1,5 @@
 // The deep-capture pipeline as the e2e tests and the bench drive it, until the extension and the
-// host do it themselves (DESIGN §7, `capture_area`): the engine runs in the page through the real
+// host do it themselves (docs/design.md §7, `capture_area`): the engine runs in the page through the real
 // extension (its bundle injected into the isolated world by the service worker), this module
 // stands in for the resource fetcher and the host's writer, builds the clone with the shared
 // generator, renders it offline in Chromium with every network request refused, and compares it
@@ -145,7 +145,7 @@ async function cropPng(scratch, png, rect) {
 }
 
 /**
- * Writes what the host will write (phase 2) for one area, in DESIGN §7's layout under `dir` (an
+ * Writes what the host will write (phase 2) for one area, in docs/design.md §7's layout under `dir` (an
  * idea's `uiux-references/`): resources with content-hash names (type judged by the bytes) and
  * pixel images under `page-element-references/resources/` next to the clone, the area's
  * screenshot, and `referenced-elements.json`.
@@ -169,7 +169,7 @@ export async function writeClone({ capture, screenshot, dir, areaId = 'area-1', 
     try {
       if (ref.url.startsWith('data:')) bytes = decodeDataUrl(ref.url);
       else {
-        const res = await fetch(ref.url);
+        const res = await fetch(ref.url, { signal: AbortSignal.timeout(5_000) });
         if (!res.ok) continue;
         bytes = Buffer.from(await res.arrayBuffer());
       }
@@ -271,9 +271,9 @@ export async function renderOffline(browser, htmlPath, rect, { hover = null } = 
  * Share of pixels whose every channel is within `tolerance` of the other image's, decoded by the
  * browser; also a diff image (mismatches in red over a faded copy) for failure reports.
  */
-export async function comparePngs(scratch, a, b, tolerance = 8) {
+export async function comparePngs(scratch, a, b, tolerance = 8, { diff: withDiff = true } = {}) {
   const result = await scratch.evaluate(
-    async (aB64, bB64, tol) => {
+    async (aB64, bB64, tol, wantDiff) => {
       const load = async (b64) =>
         createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
       const [ia, ib] = await Promise.all([load(aB64), load(bB64)]);
@@ -302,6 +302,8 @@ export async function comparePngs(scratch, a, b, tolerance = 8) {
         diff.data[i + 2] = ok ? 200 + grey / 5 : 0;
         diff.data[i + 3] = 255;
       }
+      if (!wantDiff)
+        return { share: same / (w * h), sizes: [ia.width, ia.height, ib.width, ib.height], diff: '' };
       const c = new OffscreenCanvas(w, h);
       c.getContext('2d').putImageData(diff, 0, 0);
       const bytes = new Uint8Array(await (await c.convertToBlob({ type: 'image/png' })).arrayBuffer());
@@ -312,6 +314,7 @@ export async function comparePngs(scratch, a, b, tolerance = 8) {
     a.toString('base64'),
     b.toString('base64'),
     tolerance,
+    withDiff,
   );
   return { share: result.share, sizes: result.sizes, diff: Buffer.from(result.diff, 'base64') };
 }

@@ -3,7 +3,6 @@ import {
   COMMANDS,
   formatZodError,
   isCommandName,
-  memoizedSafeParse,
   toErrorPayload,
   validationError,
   XipeError,
@@ -49,9 +48,7 @@ async function runHandler<C extends ExtensionCommand>(
   ctx: HandlerContext,
 ): Promise<unknown> {
   const spec = COMMANDS[command];
-  // Agents repeat the same params call after call (a script by its hash, one tab): a repeat is not
-  // parsed again (zod cannot compile its fast path in a service worker).
-  const parsed = memoizedSafeParse(spec.params, rawParams ?? {});
+  const parsed = spec.params.safeParse(rawParams ?? {});
   if (!parsed.success) throw validationError(parsed.error, `${command} params`, rawParams ?? {});
   const handler = handlers[command] as Handler<C>;
   const result = await handler(parsed.data as Parameters<Handler<C>>[0], ctx);

@@ -1,6 +1,5 @@
 import { COMMANDS, type CommandName, type CommandResult } from '../../../shared/src/commands/index.js';
 import { XipeError } from '../../../shared/src/errors.js';
-import { memoizedSafeParse } from '../../../shared/src/parse-memo.js';
 import { formatZodError } from '../../../shared/src/validation-issues.js';
 
 /**
@@ -11,13 +10,9 @@ import { formatZodError } from '../../../shared/src/validation-issues.js';
  * docs/architecture.md, "Who parses what").
  */
 
-/**
- * The result, parsed with the command's schema; PROTOCOL_ERROR when it does not match. A repeated
- * call gets the same small answer again and again (a script's completion value in the same tab):
- * a result whose JSON text the schema accepted before is not parsed again (ParseMemo).
- */
+/** The result, parsed with the command's schema; PROTOCOL_ERROR when it does not match. */
 export function parseResult<C extends CommandName>(command: C, raw: unknown, pid: number): CommandResult<C> {
-  const parsed = memoizedSafeParse(COMMANDS[command].result, raw);
+  const parsed = COMMANDS[command].result.safeParse(raw);
   if (!parsed.success) {
     throw new XipeError(
       'PROTOCOL_ERROR',

@@ -25,7 +25,7 @@ import { restoreSnapshot, snapshotFiles } from '../../../shared/src/node/idea-st
 import { displaySrc, type PreparedFile } from './resource-files.js';
 
 /**
- * Writes one captured area into an idea (DESIGN §7), under the idea lock and inside the idea's
+ * Writes one captured area into an idea (docs/design.md §7), under the idea lock and inside the idea's
  * `uiux-references/` only (its folders checked like the store's own): the resources under their
  * content-hash names (an existing one is the same bytes, so it is kept), the clone, the area's
  * screenshot, `referenced-elements.json` (the area replaced or added, static resources merged)

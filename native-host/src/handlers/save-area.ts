@@ -31,7 +31,7 @@ import type { HostHandler, HostHandlerContext } from './types.js';
 import { caller } from './workspace.js';
 
 /**
- * `save_area` (the `capture_area` MCP tool, DESIGN §7): checks the idea before the browser is
+ * `save_area` (the `capture_area` MCP tool, docs/design.md §7): checks the idea before the browser is
  * asked for anything, has the extension capture the area (`capture_area`) and fetch each resource
  * (`fetch_resource`, a few at a time, each within the per-file cap), judges every file by its
  * bytes, and writes the area (deep-capture/area-store.ts). A live capture answers before its

@@ -8,7 +8,7 @@ import { WorkspacePath } from './save-reference.js';
 import { TabRef, TabTarget } from './target.js';
 
 /**
- * Handled by the native host for the `capture_area` MCP tool (DESIGN §7): the host asks the
+ * Handled by the native host for the `capture_area` MCP tool (docs/design.md §7): the host asks the
  * extension for the capture (`capture_area`) and each resource (`fetch_resource`), then writes
  * the area's files into the idea's `uiux-references/` under the idea lock — the host stays the
  * only writer of idea folders. The answer is small: paths and counts, never styles, HTML or bytes.

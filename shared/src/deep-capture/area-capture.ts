@@ -153,6 +153,18 @@ export const ResourceRef = z.object({
 });
 export type ResourceRef = z.infer<typeof ResourceRef>;
 
+/**
+ * How the page's document lays out: `BackCompat` is quirks mode (no doctype, or an old one),
+ * which moves line boxes, table cells, image gaps and list indents. The clone writes the same
+ * doctype, so it lays out in the same mode.
+ */
+export const DocumentMode = z.object({
+  compat_mode: z.enum(['CSS1Compat', 'BackCompat']),
+  /** The doctype as written in the page (`<!DOCTYPE …>`); null when the page has none. */
+  doctype: z.string().max(1000).nullable(),
+});
+export type DocumentMode = z.infer<typeof DocumentMode>;
+
 export const AreaCapture = z.object({
   version: z.literal(AREA_CAPTURE_VERSION),
   url: z.string().max(8192),
@@ -162,6 +174,8 @@ export const AreaCapture = z.object({
   /** Scroll position and viewport when the capture ran (the crop must be taken in the same state). */
   scroll: z.object({ x: finite(), y: finite() }),
   viewport: z.object({ width: finite(), height: finite(), dpr: finite().positive() }),
+  /** Null when absent: captures staged before the mode was recorded (they lay out as standards). */
+  document_mode: DocumentMode.nullable().default(null),
   /** The document canvas colour (html/body background after propagation), e.g. `rgb(255, 255, 255)`. */
   canvas_color: z.string().max(200),
   backdrop: z.array(BackdropLayer),

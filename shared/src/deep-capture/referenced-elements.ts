@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * `page-element-references/referenced-elements.json`, version 3.0 (DESIGN §7, contract): every
+ * `page-element-references/referenced-elements.json`, version 3.0 (docs/design.md §7, contract): every
  * area of an idea, each with its elements and the files they use, and the idea's static
  * resources. Written by capture_area (native-host/src/deep-capture/area-store.ts) and by saves
  * that carry areas (shared/src/node/idea-store/page-references.ts); the original's agents also

@@ -1,9 +1,10 @@
-import type { CaptureNode, ResourceRef, ResourceType, UsedFont } from './area-capture.js';
+import type { BackdropLayer, CaptureNode, ResourceRef, ResourceType, UsedFont } from './area-capture.js';
 import { cssUrls } from './css-urls.js';
 
 /**
  * Every file a capture's clone needs, with what uses it: `img` sources, url()s in styles,
- * pseudo-element and state styles, images inside inline SVG, and font faces. One entry per URL.
+ * pseudo-element and state styles, images inside inline SVG, font faces, and the backgrounds of
+ * the canvas and the root's ancestors. One entry per URL.
  */
 
 const SVG_IMAGE_HREF = /<(?:\w+:)?(?:image|feImage)\b[^>]*?\s(?:xlink:)?href="([^"#][^"]*)"/gi;
@@ -11,6 +12,7 @@ const SVG_IMAGE_HREF = /<(?:\w+:)?(?:image|feImage)\b[^>]*?\s(?:xlink:)?href="([
 export function collectResourceRefs(
   nodes: readonly CaptureNode[],
   fonts: readonly UsedFont[],
+  backdrop: readonly BackdropLayer[] = [],
 ): ResourceRef[] {
   const byUrl = new Map<string, ResourceRef>();
   const add = (url: string, type: ResourceType, usage: string, node: number | null) => {
@@ -34,6 +36,12 @@ export function collectResourceRefs(
       }
     }
   });
+  // The page background and the ancestors' backgrounds the clone draws under the root.
+  for (const layer of backdrop) {
+    for (const [prop, value] of Object.entries(layer.styles)) {
+      for (const url of cssUrls(value)) add(url, 'image', prop, null);
+    }
+  }
   for (const font of fonts) if (font.src !== null) add(font.src, 'font', 'font-face', null);
   return [...byUrl.values()];
 }

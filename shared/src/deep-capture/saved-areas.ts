@@ -14,7 +14,7 @@ import {
 } from './referenced-elements.js';
 
 /**
- * What a `save_uiux_reference` lands in referenced-elements.json besides its session (DESIGN §7):
+ * What a `save_uiux_reference` lands in referenced-elements.json besides its session (docs/design.md §7):
  * 3.0 `areas[]` (merged by `area_id`), and elements that carry `html_css` or an `instruction` the
  * way the original's mockup agents send them — each becomes an area whose elements are its
  * `html_css.discovered_elements` (the picked element itself first when it has computed styles).

@@ -1,7 +1,7 @@
 import type { CommandSpec } from './command-line.js';
 
 /**
- * The `x-ipe-uiux` command line (DESIGN §3, contract): one spec per command, read by the parser
+ * The `x-ipe-uiux` command line (docs/design.md §3, contract): one spec per command, read by the parser
  * and by `--help`. Pure data, so the entry point can list every command without loading any.
  */
 

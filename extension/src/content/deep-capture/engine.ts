@@ -1,15 +1,16 @@
 import type {
   AreaCapture,
-  BackdropLayer,
   CaptureRect,
+  DocumentMode,
   NodeRect,
 } from '../../../../shared/src/deep-capture/area-capture.js';
 import { AREA_CAPTURE_VERSION } from '../../../../shared/src/deep-capture/limits.js';
 import { collectResourceRefs } from '../../../../shared/src/deep-capture/resource-refs.js';
 import { ancestorsOf, browserTreeEnv, collectHits, findRoot, type ViewRect } from './area-tree.js';
+import { backdrop, canvasColor } from './backdrop.js';
 import { BASELINE_PROBE_TAG, measureBaseline } from './baseline.js';
 import { usedFonts } from './fonts.js';
-import { layoutBox, round } from './geometry.js';
+import { collapsedTopChain, layoutBox, round } from './geometry.js';
 import { NodeBuilder } from './node-builder.js';
 import { pixelsOf } from './pixels.js';
 import { collectStates } from './states.js';
@@ -36,29 +37,6 @@ export interface CaptureOptions {
   sheets?: SheetSource | null;
   /** False: every computed value on every node (the SingleFile-style baseline the bench compares). */
   reduce?: boolean;
-}
-
-const BACKDROP_PROPERTIES = [
-  'background-color',
-  'background-image',
-  'background-size',
-  'background-position-x',
-  'background-position-y',
-  'background-repeat',
-  'background-origin',
-  'background-clip',
-  'background-blend-mode',
-  'box-shadow',
-  ...['top', 'right', 'bottom', 'left'].flatMap((s) => [
-    `border-${s}-width`,
-    `border-${s}-style`,
-    `border-${s}-color`,
-  ]),
-  ...['top-left', 'top-right', 'bottom-right', 'bottom-left'].map((c) => `border-${c}-radius`),
-];
-
-function isTransparent(color: string): boolean {
-  return color === 'transparent' || /^rgba\(.*,\s*0\)$/.test(color);
 }
 
 export async function captureArea(options: CaptureOptions): Promise<AreaCapture> {
@@ -95,6 +73,10 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
     },
   };
   builder.visit(root, null, false);
+  for (const el of collapsedTopChain(root, (e) => builder.style(e))) {
+    const index = builder.index(el);
+    if (index !== undefined) delete builder.nodes[index]?.styles['margin-top'];
+  }
   const rootNode = builder.nodes[0];
   if (rootNode !== undefined) {
     rootNode.rect = {
@@ -110,7 +92,7 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
   const ancestors = ancestorsOf(root, hits.parentOf);
   const frame = {
     canvas_color: canvasColor(doc),
-    backdrop: backdrop(doc, ancestors, builder, area, baseline.initial),
+    backdrop: backdrop(doc, ancestors, (el) => builder.style(el), area, baseline.initial),
     clip: ancestorClip(doc, ancestors, builder, area),
   };
 
@@ -142,12 +124,13 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
     rect,
     scroll,
     viewport: { width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio },
+    document_mode: documentMode(doc),
     ...frame,
     root: 0,
     nodes: builder.nodes,
     custom_properties: Object.fromEntries(customProperties),
     fonts,
-    resources: collectResourceRefs(builder.nodes, fonts),
+    resources: collectResourceRefs(builder.nodes, fonts, frame.backdrop),
     diagnostics: {
       elements_hit: hits.hits.size,
       gaps: builder.gaps,
@@ -158,58 +141,18 @@ export async function captureArea(options: CaptureOptions): Promise<AreaCapture>
   };
 }
 
-/** The canvas takes the root element's background, or the body's when the root has none. */
-function canvasColor(doc: Document): string {
-  const html = getComputedStyle(doc.documentElement).backgroundColor;
-  if (!isTransparent(html)) return html;
-  const body = doc.body === null ? 'transparent' : getComputedStyle(doc.body).backgroundColor;
-  return isTransparent(body) ? 'rgb(255, 255, 255)' : body;
-}
-
-function relative(el: Element, area: ViewRect): NodeRect {
-  const r = el.getBoundingClientRect();
-  return {
-    x: round(r.left - area.left),
-    y: round(r.top - area.top),
-    width: round(r.width),
-    height: round(r.height),
-  };
-}
-
-/** Ancestors' own paint (backgrounds, borders, shadows), outermost first. */
-function backdrop(
-  doc: Document,
-  ancestors: readonly Element[],
-  builder: NodeBuilder,
-  area: ViewRect,
-  initial: ReadonlyMap<string, string>,
-): BackdropLayer[] {
-  const htmlTransparent = isTransparent(getComputedStyle(doc.documentElement).backgroundColor);
-  const layers: BackdropLayer[] = [];
-  for (const el of [...ancestors].reverse()) {
-    const cs = builder.style(el);
-    // The canvas already has this element's background (propagated from html, or body).
-    const propagated = el === doc.documentElement || (el === doc.body && htmlTransparent);
-    const styles: Record<string, string> = {};
-    for (const name of BACKDROP_PROPERTIES) {
-      if (propagated && name.startsWith('background')) continue;
-      const value = cs.getPropertyValue(name);
-      // Border colours are always explicit here: the layer's own colour is not the element's.
-      if (value !== '' && (value !== initial.get(name) || name.endsWith('-color'))) styles[name] = value;
-    }
-    for (const side of ['top', 'right', 'bottom', 'left']) {
-      if ((styles[`border-${side}-style`] ?? 'none') !== 'none') continue;
-      delete styles[`border-${side}-color`];
-      delete styles[`border-${side}-width`];
-    }
-    const paints =
-      !isTransparent(styles['background-color'] ?? 'transparent') ||
-      (styles['background-image'] ?? 'none') !== 'none' ||
-      (styles['box-shadow'] ?? 'none') !== 'none' ||
-      ['top', 'right', 'bottom', 'left'].some((s) => (styles[`border-${s}-style`] ?? 'none') !== 'none');
-    if (paints) layers.push({ tag: el.localName, rect: relative(el, area), styles });
+/** Quirks or standards, and the doctype as the page wrote it (the clone writes the same). */
+function documentMode(doc: Document): DocumentMode {
+  const dt = doc.doctype;
+  let doctype: string | null = null;
+  if (dt !== null) {
+    doctype = `<!DOCTYPE ${dt.name}`;
+    if (dt.publicId !== '')
+      doctype += ` PUBLIC "${dt.publicId}"${dt.systemId !== '' ? ` "${dt.systemId}"` : ''}`;
+    else if (dt.systemId !== '') doctype += ` SYSTEM "${dt.systemId}"`;
+    doctype = `${doctype}>`.slice(0, 1000);
   }
-  return layers;
+  return { compat_mode: doc.compatMode === 'BackCompat' ? 'BackCompat' : 'CSS1Compat', doctype };
 }
 
 /** The intersection of the ancestors' overflow clips, relative to the area (null: none clips). */

@@ -130,3 +130,97 @@ export function pinSticky(el: Element, styles: StyleMap, ctx: GeometryContext): 
 export function round(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
+
+const BLOCK_LEVEL = /^(block|list-item|table|flow-root|flex|grid)$/;
+
+/** Whether `cs` lets a child's bottom margin collapse through its box (CSS 2 §8.3.1). */
+function collapsesThrough(cs: CSSStyleDeclaration): boolean {
+  return (
+    (cs.display === 'block' || cs.display === 'list-item') &&
+    cs.overflowX === 'visible' &&
+    cs.overflowY === 'visible' &&
+    cs.float === 'none' &&
+    (cs.position === 'static' || cs.position === 'relative' || cs.position === 'sticky') &&
+    (Number.parseFloat(cs.paddingBottom) || 0) === 0 &&
+    (Number.parseFloat(cs.borderBottomWidth) || 0) === 0
+  );
+}
+
+/** The bottom margins of `el` and of the last children collapsing through it, as one value. */
+function bottomMarginChain(el: Element, style: (el: Element) => CSSStyleDeclaration): number[] {
+  const cs = style(el);
+  const own = Number.parseFloat(cs.marginBottom) || 0;
+  if (!collapsesThrough(cs)) return [own];
+  let last: Element | null = null;
+  for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) {
+    const ccs = style(c);
+    if (ccs.display === 'none' || ccs.position === 'absolute' || ccs.position === 'fixed') continue;
+    if (ccs.float !== 'none') continue;
+    last = c;
+    break;
+  }
+  if (last === null || !BLOCK_LEVEL.test(style(last).display)) return [own];
+  // Text after the last block would sit between the two margins.
+  for (let n = last.nextSibling; n !== null; n = n.nextSibling) {
+    if (n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '') return [own];
+  }
+  const chain = bottomMarginChain(last, style);
+  const child = last.getBoundingClientRect().bottom + combine(chain);
+  // Collapsed through only if the child's margin reaches past the parent's box.
+  return child > el.getBoundingClientRect().bottom + 0.5 ? [own, ...chain] : [own];
+}
+
+const combine = (margins: number[]) =>
+  Math.max(0, ...margins.filter((m) => m > 0)) + Math.min(0, ...margins.filter((m) => m < 0));
+
+/**
+ * The clone gives every block its height from layout, and a block with a set height lets no
+ * child's bottom margin collapse through it: where the page collapsed its last child's bottom
+ * margin through it, the block's own bottom margin in the clone is the collapsed one (null:
+ * nothing collapsed through, the margin stays as it was).
+ */
+export function collapsedBottomMargin(
+  el: Element,
+  style: (el: Element) => CSSStyleDeclaration,
+): number | null {
+  const chain = bottomMarginChain(el, style);
+  if (chain.length === 1) return null;
+  return round(combine(chain));
+}
+
+/**
+ * The first children whose top margins collapse through `root`'s top (CSS 2 §8.3.1), outermost
+ * first. The clone places the root absolutely, which lets no margin collapse through it: those
+ * margins would push the children down inside it. In the page the first of them starts where
+ * the root starts, so the clone drops their top margins.
+ */
+export function collapsedTopChain(root: Element, style: (el: Element) => CSSStyleDeclaration): Element[] {
+  const chain: Element[] = [];
+  let el = root;
+  for (;;) {
+    const cs = style(el);
+    const open =
+      (cs.display === 'block' || cs.display === 'list-item') &&
+      cs.overflowX === 'visible' &&
+      cs.overflowY === 'visible' &&
+      (Number.parseFloat(cs.paddingTop) || 0) === 0 &&
+      (Number.parseFloat(cs.borderTopWidth) || 0) === 0 &&
+      (el === root || (cs.float === 'none' && cs.position !== 'absolute' && cs.position !== 'fixed'));
+    if (!open) return chain;
+    let first: Element | null = null;
+    for (let n = el.firstChild; n !== null; n = n.nextSibling) {
+      if (n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '') return chain;
+      if (!(n instanceof Element)) continue;
+      const ccs = style(n);
+      if (ccs.display === 'none' || ccs.position === 'absolute' || ccs.position === 'fixed') continue;
+      if (ccs.float !== 'none') continue;
+      first = n;
+      break;
+    }
+    if (first === null || !BLOCK_LEVEL.test(style(first).display)) return chain;
+    // Collapsed through: the child starts where the parent's box starts although it has a margin.
+    if (Math.abs(first.getBoundingClientRect().top - el.getBoundingClientRect().top) > 0.5) return chain;
+    chain.push(first);
+    el = first;
+  }
+}

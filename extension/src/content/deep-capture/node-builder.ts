@@ -4,7 +4,13 @@ import { AREA_CAPTURE_LIMITS } from '../../../../shared/src/deep-capture/limits.
 import { type AreaHits, flatChildNodes, isAtomic, isElement, isSkipped, type TreeEnv } from './area-tree.js';
 import type { StyleBaseline } from './baseline.js';
 import type { FontUse } from './fonts.js';
-import { type GeometryContext, pinSticky, reanchorOutOfFlow, round } from './geometry.js';
+import {
+  collapsedBottomMargin,
+  type GeometryContext,
+  pinSticky,
+  reanchorOutOfFlow,
+  round,
+} from './geometry.js';
 import { allowedAttributes, isFormValueText, normalizeText, ownText } from './node-fields.js';
 import { needsPixels } from './pixels.js';
 import { LAYOUT_PROPERTIES } from './properties.js';
@@ -157,6 +163,8 @@ export class NodeBuilder {
       scroll: scrollOffset(el, cs),
     };
     if (!this.transformed(el)) exactSize(el, cs, styles);
+    const collapsed = collapsedBottomMargin(el, (e) => this.style(e));
+    if (collapsed !== null) styles['margin-bottom'] = `${collapsed}px`;
     const index = this.push(node, el);
     if (index === null) return null;
     if (this.geometry !== null && parent !== null) {
@@ -259,6 +267,8 @@ export class NodeBuilder {
     // Relative and sticky offsets move a box without changing the layout around it.
     for (const side of ['top', 'right', 'bottom', 'left']) delete styles[side];
     if (styles.position === 'relative' || styles.position === 'sticky') delete styles.position;
+    const collapsed = collapsedBottomMargin(el, (e) => this.style(e));
+    if (collapsed !== null) styles['margin-bottom'] = `${collapsed}px`;
     this.gaps++;
     const tag = GAP_AS_DIV.has(el.localName) ? 'div' : el.localName;
     return this.push({ ...emptyCaptureNode(tag, parent), kind: 'gap', rect: this.rect(el), styles }, el);

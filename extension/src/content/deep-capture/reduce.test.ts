@@ -110,3 +110,24 @@ describe('pickStyles', () => {
     expect(pickStyles({ width: '1px', color: 'red' }, ['width', 'height'])).toEqual({ width: '1px' });
   });
 });
+
+describe('a line drawn with no width', () => {
+  it('keeps a zero width where the style draws a line: the clone’s initial width is medium (3px)', () => {
+    const base = new Map([
+      ...initial,
+      ['border-top-style', 'none'],
+      ['border-top-width', '0px'],
+      ['outline-style', 'none'],
+      ['outline-width', '0px'],
+    ]);
+    const own = (values: Record<string, string>) => (name: string) => values[name] ?? base.get(name) ?? '';
+    const cell = own({ 'border-top-style': 'solid', 'border-top-width': '0px', 'outline-style': 'dotted' });
+    const styles = reduceStyles({ names: [...base.keys()], own: cell, parent: own({}), initial: base, box });
+    expect(styles).toMatchObject({
+      'border-top-style': 'solid',
+      'border-top-width': '0px',
+      'outline-style': 'dotted',
+      'outline-width': '0px',
+    });
+  });
+});

@@ -51,7 +51,29 @@ export function reduceStyles(input: ReduceInput): StyleMap {
     }
     out[name] = value;
   }
+  keepLineWidths(out, own);
   return out;
+}
+
+const LINES = [
+  ...['top', 'right', 'bottom', 'left'].map((s) => [`border-${s}-style`, `border-${s}-width`]),
+  ['outline-style', 'outline-width'],
+  ['column-rule-style', 'column-rule-width'],
+] as const;
+
+/**
+ * A line whose style draws (`solid`, …) keeps its width even when that equals the probe's:
+ * with no style the initial width computes to 0px, but in the clone, where the style is set, the
+ * initial `medium` draws 3px (CSS resets that set `border-style: solid` with no width, as
+ * Bootstrap's reboot does on every table cell, would grow frames everywhere).
+ */
+function keepLineWidths(out: StyleMap, own: Computed): void {
+  for (const [style, width] of LINES) {
+    const drawn = out[style];
+    if (drawn === undefined || drawn === 'none' || drawn === 'hidden' || out[width] !== undefined) continue;
+    const value = own(width);
+    if (value !== '') out[width] = value;
+  }
 }
 
 function differsFromInherited(

@@ -230,13 +230,15 @@ export class ToolbarApp {
       selectorOf: (el) => this.selectorOf(el),
       suggestedRole: (hex) => this.palette.suggestedRole(hex),
       captureElement: (el, kind, rect) =>
-        collection.captureElement(el, kind, rect, this.selectorOf(el), () => this.deep.take(active.mode)),
+        collection.jobs.captureElement(el, kind, rect, this.selectorOf(el), () =>
+          this.deep.take(active.mode),
+        ),
       addColor: (draft) => collection.addColor(draft),
-      sample: (rect) => collection.sample(rect),
-      restFrame: async (rect) => (this.panelOver(rect) ? null : collection.restFrame()),
-      preview: (frame, el, rect) => void collection.preview(frame, el, rect, this.selectorOf(el)),
-      cancelPreview: () => collection.cancelPreview(),
-      exclusive: (job) => collection.exclusive(job),
+      sample: (rect) => collection.jobs.sample(rect),
+      restFrame: async (rect) => (this.panelOver(rect) ? null : collection.jobs.restFrame()),
+      preview: (frame, el, rect) => void collection.jobs.preview(frame, el, rect, this.selectorOf(el)),
+      cancelPreview: () => collection.jobs.cancelPreview(),
+      exclusive: (job) => collection.jobs.exclusive(job),
       added: (item) => collection.added(item),
       stop: () => {
         if (this.active === active) this.stop();

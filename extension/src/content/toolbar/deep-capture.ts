@@ -5,7 +5,7 @@ import type { StatusLine } from './status-line.js';
 import type { ElementsView } from './views/elements-view.js';
 
 /**
- * The deep part of a capture (DESIGN §7), right after the item and its crop are stored: the worker
+ * The deep part of a capture (docs/design.md §7), right after the item and its crop are stored: the worker
  * runs the deep-capture engine in this page (its own bundle, injected on demand, so the toolbar
  * carries none of it), fetches the area's fonts and images and stages everything with the item
  * until Save. It takes about a second, so the status line shows progress meanwhile; if it fails,

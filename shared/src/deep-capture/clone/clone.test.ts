@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testCapture, testNode } from '../../../../test/helpers/captures.js';
-import type { AreaCapture, CaptureNode } from '../area-capture.js';
+import { AreaCapture, type CaptureNode } from '../area-capture.js';
 import { safeDeclaration } from './css.js';
 import { compactShorthands, readableColor } from './declarations.js';
 import { buildClone } from './index.js';
@@ -252,5 +252,65 @@ describe('buildClone', () => {
     );
     expect(scrolled.html).toContain('<span class="rail-1-scrolled" aria-hidden="true"></span>');
     expect(scrolled.css).toContain('scroll-initial-target: nearest;');
+  });
+});
+
+describe('the page background and the ancestors under the root', () => {
+  it('draws their images from the local files, clipped where the capture says', () => {
+    const { css } = clone(
+      capture([node({ tag: 'div' })], {
+        backdrop: [
+          {
+            tag: 'canvas',
+            rect: { x: -10, y: -500, width: 1280, height: 2000 },
+            styles: {
+              'background-image': 'url("https://site.test/hero.png")',
+              'background-repeat': 'repeat',
+            },
+          },
+          {
+            tag: 'header',
+            rect: { x: -10, y: 0, width: 1280, height: 720 },
+            styles: {
+              'background-image': 'url("https://site.test/hero.png")',
+              'clip-path': 'inset(0px 0px 200px 0px)',
+            },
+          },
+        ],
+      }),
+    );
+    expect(css).toContain('.backdrop-1 {');
+    expect(css.match(/url\("a1b2\.png"\)/g)?.length).toBe(2);
+    expect(css).toContain('clip-path: inset(0px 0px 200px 0px)');
+    expect(css).not.toMatch(/url\("https:/);
+  });
+});
+
+describe('the page’s document mode', () => {
+  const first = (c: AreaCapture) => clone(c).html.split('\n')[0];
+  it('writes no doctype for a quirks-mode page without one, so the clone lays out in quirks mode', () => {
+    expect(
+      first(capture([node({ tag: 'div' })], { document_mode: { compat_mode: 'BackCompat', doctype: null } })),
+    ).toBe('<html>');
+  });
+  it('copies an old doctype as the page wrote it', () => {
+    const doctype = '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN">';
+    expect(
+      first(capture([node({ tag: 'div' })], { document_mode: { compat_mode: 'BackCompat', doctype } })),
+    ).toBe(doctype);
+  });
+  it('never copies a doctype that could carry markup, and keeps the mode', () => {
+    const doctype = '<!DOCTYPE html PUBLIC "x"><script>alert(1)</script>">';
+    const html = clone(
+      capture([node({ tag: 'div' })], { document_mode: { compat_mode: 'BackCompat', doctype } }),
+    ).html;
+    expect(html.split('\n')[0]).toBe('<html>');
+    expect(html).not.toContain('alert');
+  });
+  it('reads a capture staged before the mode was recorded as a standards page', () => {
+    const { document_mode: _, ...old } = capture([node({ tag: 'div' })]);
+    const parsed = AreaCapture.parse(old);
+    expect(parsed.document_mode).toBeNull();
+    expect(first(parsed)).toBe('<!doctype html>');
   });
 });

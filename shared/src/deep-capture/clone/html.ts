@@ -1,4 +1,4 @@
-import type { AreaCapture, CaptureNode, StyleMap } from '../area-capture.js';
+import type { AreaCapture, CaptureNode, DocumentMode, StyleMap } from '../area-capture.js';
 import { isAllowedAttribute } from '../attributes.js';
 import { sanitizeSvg } from '../svg-sanitize.js';
 
@@ -175,7 +175,8 @@ export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
     return `${open}${inner}${indent ? `\n${'  '.repeat(depth)}` : ''}</${tag}>`;
   };
 
-  lines.push('<!doctype html>');
+  const doctype = cloneDoctype(capture.document_mode);
+  if (doctype !== null) lines.push(doctype);
   lines.push('<html>');
   lines.push('<head>');
   lines.push('<meta charset="utf-8">');
@@ -193,4 +194,28 @@ export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
   lines.push('</body>');
   lines.push('</html>');
   return `${lines.join('\n')}\n`;
+}
+
+const DOCTYPE_NAME = /^[a-z][a-z0-9]*$/i;
+const DOCTYPE_ID = /^[\w .,:;/()+-]*$/;
+
+/**
+ * The clone's doctype: the page's own, so the clone lays out in the page's mode (quirks, limited
+ * quirks or standards). Only a doctype made of a plain name and plain public/system ids is copied;
+ * a quirks-mode page whose doctype is not is written with none (still quirks); anything else,
+ * and captures without a recorded mode, get `<!doctype html>`.
+ */
+export function cloneDoctype(mode: DocumentMode | null): string | null {
+  if (mode === null) return '<!doctype html>';
+  const quirks = mode.compat_mode === 'BackCompat';
+  if (mode.doctype === null) return quirks ? null : '<!doctype html>';
+  const m = /^<!DOCTYPE ([^\s>]+)(?: PUBLIC "([^"]*)"(?: "([^"]*)")?| SYSTEM "([^"]*)")?>$/.exec(
+    mode.doctype,
+  );
+  const ok =
+    m !== null &&
+    DOCTYPE_NAME.test(m[1] ?? '') &&
+    [m[2], m[3], m[4]].every((id) => id === undefined || DOCTYPE_ID.test(id));
+  if (ok) return mode.doctype;
+  return quirks ? null : '<!doctype html>';
 }

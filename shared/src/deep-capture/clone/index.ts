@@ -4,7 +4,7 @@ import { renderHtml } from './html.js';
 import { nodeClassNames } from './names.js';
 
 /**
- * The standalone clone of a captured area (DESIGN §7): `area-N-structure.html` and
+ * The standalone clone of a captured area (docs/design.md §7): `area-N-structure.html` and
  * `area-N-styles.css`, to be written next to the area's resources under
  * `page-element-references/resources/`. Pure: the caller says where each resource's file is.
  */

@@ -13,7 +13,7 @@ import { toWriteError, writeFileAtomic } from '../atomic-write.js';
 import { MERGED_FILE } from './path-safety.js';
 
 /**
- * The idea's page references (DESIGN §7) as the store and capture_area both write them, under the
+ * The idea's page references (docs/design.md §7) as the store and capture_area both write them, under the
  * idea lock: `page-element-references/referenced-elements.json` and its summary, and the DTCG
  * tokens file beside `reference-data.json`, which holds the sessions' tokens and every area's.
  */

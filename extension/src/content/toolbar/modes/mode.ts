@@ -31,7 +31,7 @@ export interface ToolbarMode {
    */
   readonly kind: 'tool' | 'run';
   /**
-   * Offers "Deep capture" with an instruction field while the mode is on (DESIGN §7): a capture
+   * Offers "Deep capture" with an instruction field while the mode is on (docs/design.md §7): a capture
    * then also becomes an area an agent can rebuild from (views/deep-options.ts). `on`: the default.
    */
   readonly deepCapture?: { readonly on: boolean };
