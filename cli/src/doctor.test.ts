@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -35,7 +36,9 @@ const FOUND: BrowserSearch = {
   looked: ['/usr/bin/chromium'],
 };
 
-beforeEach(() => {
+let socketServer: net.Server | null = null;
+
+beforeEach(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'xd-'));
   const home = path.join(tmp, 'h');
   const entry = path.join(tmp, 'x-ipe-uiux.js');
@@ -57,15 +60,16 @@ beforeEach(() => {
   const run = runtimeDir(home);
   fs.mkdirSync(run, { mode: 0o700, recursive: true });
   // A live pid (this test process) so the descriptor counts as a running host.
+  // A socket of ours where a host's would be: doctor checks it (it never connects here; the probe is a seam).
+  const endpoint = path.join(run, `h-${process.pid}.sock`);
+  const server = net.createServer();
+  socketServer = server;
+  await new Promise<void>((resolve) => server.listen(endpoint, resolve));
+  fs.chmodSync(endpoint, 0o600);
   fs.writeFileSync(
     path.join(run, `h-${process.pid}.json`),
-    JSON.stringify({
-      pid: process.pid,
-      endpoint: '/nowhere.sock',
-      protocol: 1,
-      host_version: '0.1.0',
-      started_at: 'x',
-    }),
+    JSON.stringify({ pid: process.pid, endpoint, protocol: 1, host_version: '0.1.0', started_at: 'x' }),
+    { mode: 0o600 },
   );
   const ws = path.join(tmp, 'ws');
   fs.mkdirSync(path.join(ws, 'x-ipe-docs', 'ideas', '001. Demo'), { recursive: true });
@@ -96,7 +100,10 @@ beforeEach(() => {
     probe: async () => probeOutcome(),
   };
 });
-afterEach(() => {
+afterEach(async () => {
+  const server = socketServer;
+  socketServer = null;
+  if (server !== null) await new Promise((resolve) => server.close(resolve));
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -202,24 +202,22 @@ interface BridgeState {
 async function checkBridge(deps: DoctorDeps, state: BridgeState): Promise<CheckResult> {
   const title = 'bridge endpoint reachable';
   const scan = await scanRuntimeDir(deps.home);
-  if (deps.platform.platform !== 'win32' && fs.existsSync(scan.dir)) {
-    const stat = fs.lstatSync(scan.dir);
-    if (!stat.isDirectory() || (stat.mode & 0o077) !== 0) {
-      return {
-        id: 'bridge',
-        title,
-        status: 'fail',
-        detail: `runtime dir ${scan.dir} is ${stat.isDirectory() ? `mode ${(stat.mode & 0o777).toString(8)}` : 'not a directory'}`,
-        fix: `chmod 700 '${scan.dir}' (or remove it), then reload the extension so the host restarts.`,
-      };
-    }
+  if (scan.refused !== null) {
+    // The same checks the MCP server applies: it would refuse this folder too.
+    return {
+      id: 'bridge',
+      title,
+      status: 'fail',
+      detail: scan.refused.message,
+      fix: `If ${scan.dir} is yours, \`chmod 700 '${scan.dir}'\`; otherwise (another owner, a symlink, a file) remove it as its owner. Then reload the extension so the host makes a new one.`,
+    };
   }
   if (scan.live.length === 0) {
     return {
       id: 'bridge',
       title,
       status: 'fail',
-      detail: `no live native host in ${scan.dir}${scan.stale.length > 0 ? ` (${scan.stale.length} stale descriptor(s))` : ''}`,
+      detail: `no live native host in ${scan.dir}${scan.stale.length > 0 ? ` (${scan.stale.length} stale descriptor(s))` : ''}${scan.unusable.length > 0 ? `; refused: ${scan.unusable.map((e) => e.message).join(' | ')}` : ''}`,
       fix:
         'The browser starts the host when the extension connects: run `x-ipe-uiux start`, or open your browser with the ' +
         'extension loaded (if it is open, reload the extension on chrome://extensions and check its service worker console).',

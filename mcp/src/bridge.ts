@@ -96,6 +96,8 @@ export interface HostLinkReport {
 export interface BridgeReport {
   home: string;
   runtime_dir: string;
+  /** Why the runtime dir (or its record in the home) was refused: nothing in it was read. */
+  runtime_dir_refused: ErrorPayload | null;
   token_file: string;
   token_present: boolean;
   hosts: HostLinkReport[];

@@ -10,6 +10,7 @@ import {
   type CommandResult,
   type ErrorPayload,
   type HostInfo,
+  PROTOCOL_VERSION,
   XipeError,
 } from '../../shared/src/index.js';
 import { createLogger, type Logger } from '../../shared/src/node/logger.js';
@@ -35,7 +36,7 @@ export function hostInfo(pid: number, browser: string | null, overrides: Partial
   return {
     pid,
     host_version: '0.1.0',
-    protocol: 1,
+    protocol: PROTOCOL_VERSION,
     started_at: '2025-01-01T00:00:00.000Z',
     endpoint: `/run/h-${pid}.sock`,
     log_file: `/home/logs/host.log`,
@@ -138,6 +139,7 @@ export class FakeBridge implements BridgeClient {
       this.report ?? {
         home: '/home',
         runtime_dir: '/home/run',
+        runtime_dir_refused: null,
         token_file: '/home/token',
         token_present: true,
         queued_events: 0,

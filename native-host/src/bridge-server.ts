@@ -1,28 +1,29 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { z } from 'zod';
+import path from 'node:path';
 import {
   BRIDGE_HELLO_MAX_FRAME_BYTES,
   BRIDGE_MAX_FRAME_BYTES,
   HELLO_TIMEOUT_MS,
   PROTOCOL_VERSION,
 } from '../../shared/src/constants.js';
-import { ClientHello, type Envelope, type HostInfo, type LinkError } from '../../shared/src/envelopes.js';
+import type { Envelope, HostInfo, LinkError } from '../../shared/src/envelopes.js';
 import type { ErrorCode } from '../../shared/src/errors.js';
+import { HostHandshake, type Refusal } from '../../shared/src/node/bridge/handshake.js';
+import { descriptorFileName, socketFileName } from '../../shared/src/node/endpoint-descriptor.js';
 import { encodeFrame, FrameError } from '../../shared/src/node/framing.js';
 import type { Logger } from '../../shared/src/node/logger.js';
-import { endpointDescriptorPath, endpointPath, runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
-import { tokensEqual } from '../../shared/src/node/token.js';
-import { formatZodError } from '../../shared/src/validation-issues.js';
+import { pipePath, tokenPath } from '../../shared/src/node/paths.js';
 import { FrameChannel } from './frame-channel.js';
 import type { Router } from './router.js';
 import type { ClientPort } from './router-ports.js';
-import { prepareRuntimeDir, removeQuietly, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
+import { chooseRuntimeDir, removeQuietly, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
 
 /**
  * The bridge endpoint MCP servers connect to: a Unix socket in the per-user runtime dir (a named
- * pipe on Windows) plus a descriptor file next to it for discovery. Each connection must send a
- * ClientHello with the right token and protocol within the hello timeout; only then do its
+ * pipe on Windows) plus a descriptor file next to it for discovery. Each connection must finish the
+ * handshake (a hello of our protocol, then a proof that it holds the token; the token itself
+ * never crosses the link: `shared/src/node/bridge/handshake.ts`) within the hello timeout; only then do its
  * frames reach the router. Before that, frames are capped at BRIDGE_HELLO_MAX_FRAME_BYTES, so an
  * anonymous peer cannot make the host buffer a large frame.
  */
@@ -39,9 +40,6 @@ export interface BridgeServerOptions {
   helloTimeoutMs?: number;
   platform?: NodeJS.Platform;
 }
-
-/** Enough of a hello to tell a wrong token from a wrong protocol without trusting the rest. */
-const HelloToken = z.object({ type: z.literal('hello'), token: z.string() });
 
 /** After a rejection, give the peer this long to read the error before the socket is destroyed. */
 const REJECT_GRACE_MS = 1_000;
@@ -70,12 +68,11 @@ export class BridgeServer {
   /** Prepares the runtime dir, listens, writes the descriptor. Throws with a clear message on failure. */
   async start(): Promise<string> {
     const { home, pid, logger } = this.options;
-    const dir = runtimeDir(home, this.platform);
-    prepareRuntimeDir(dir, { platform: this.platform });
+    const dir = chooseRuntimeDir(home, { platform: this.platform, logger });
     const stale = removeStaleEndpoints(dir, pid);
     if (stale.length > 0) logger.info('removed endpoints of dead hosts', { files: stale });
 
-    const endpoint = endpointPath(home, pid, this.platform);
+    const endpoint = this.platform === 'win32' ? pipePath(home, pid) : path.join(dir, socketFileName(pid));
     if (this.platform !== 'win32') removeQuietly(endpoint); // left by an earlier process with our pid
     const server = net.createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
     await listen(server, endpoint, this.platform);
@@ -83,7 +80,7 @@ export class BridgeServer {
     this.endpointValue = endpoint;
     if (this.platform !== 'win32') fs.chmodSync(endpoint, 0o600);
 
-    this.descriptorFile = endpointDescriptorPath(home, pid, this.platform);
+    this.descriptorFile = path.join(dir, descriptorFileName(pid));
     writeDescriptor(this.descriptorFile, {
       pid,
       endpoint,
@@ -143,13 +140,14 @@ function listen(server: net.Server, endpoint: string, platform: NodeJS.Platform)
   });
 }
 
-type ConnectionState = 'awaiting-hello' | 'open' | 'closing';
+type ConnectionState = 'awaiting-hello' | 'awaiting-proof' | 'open' | 'closing';
 
 class BridgeConnection implements ClientPort {
   readonly id: number;
   label = 'unknown';
   workspace: string | undefined;
   private state: ConnectionState = 'awaiting-hello';
+  private readonly handshake: HostHandshake;
   private readonly channel: FrameChannel;
   private readonly helloTimer: NodeJS.Timeout;
   private readonly closed: Promise<void>;
@@ -161,6 +159,7 @@ class BridgeConnection implements ClientPort {
     onGone: () => void,
   ) {
     this.id = id;
+    this.handshake = new HostHandshake(options.token);
     const { logger } = options;
     logger.info('bridge client connected', { client: id });
     this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
@@ -175,7 +174,7 @@ class BridgeConnection implements ClientPort {
       onClose: (reason, error) => {
         if (reason === 'desync') {
           const tooLarge = error instanceof FrameError && /exceeds/.test(error.message);
-          const beforeHello = this.state === 'awaiting-hello';
+          const beforeHello = this.state === 'awaiting-hello' || this.state === 'awaiting-proof';
           logger.warn('bridge client sent an unreadable frame', {
             client: id,
             error: error?.message,
@@ -196,7 +195,7 @@ class BridgeConnection implements ClientPort {
     });
     const helloTimeoutMs = options.helloTimeoutMs ?? HELLO_TIMEOUT_MS;
     this.helloTimer = setTimeout(() => {
-      if (this.state !== 'awaiting-hello') return;
+      if (this.state !== 'awaiting-hello' && this.state !== 'awaiting-proof') return;
       logger.warn('bridge client rejected: no hello in time', { client: id, timeout_ms: helloTimeoutMs });
       this.reject('UNAUTHORIZED', `No hello within ${helloTimeoutMs} ms. ${this.tokenHint()}`);
     }, helloTimeoutMs);
@@ -224,37 +223,34 @@ class BridgeConnection implements ClientPort {
       this.options.router.handleClientValue(this, value, payloadBytes);
     } else if (this.state === 'awaiting-hello') {
       this.onHello(value);
+    } else if (this.state === 'awaiting-proof') {
+      this.onProof(value);
     }
   }
 
   private onHello(value: unknown): void {
-    const { logger, token } = this.options;
-    const claimed = HelloToken.safeParse(value);
-    if (!claimed.success || !tokensEqual(claimed.data.token, token)) {
-      // Never log the token itself, only which way it was wrong.
-      const reason = !claimed.success ? 'no hello with a token' : 'wrong token';
-      logger.warn('bridge client rejected: unauthorized', { client: this.id, reason });
-      this.reject('UNAUTHORIZED', `Unauthorized (${reason}). ${this.tokenHint()}`);
+    const answer = this.handshake.hello(value);
+    if ('refuse' in answer) {
+      this.refuse(answer.refuse);
       return;
     }
-    const hello = ClientHello.safeParse(value);
-    if (!hello.success || hello.data.protocol !== PROTOCOL_VERSION) {
-      const theirs = hello.success ? hello.data.protocol : (value as { protocol?: unknown }).protocol;
-      logger.warn('bridge client rejected: protocol mismatch', { client: this.id, protocol: theirs });
-      this.reject(
-        'PROTOCOL_ERROR',
-        hello.success
-          ? `Protocol mismatch: client speaks ${hello.data.protocol}, host speaks ${PROTOCOL_VERSION}. Use the same x-ipe-uiux version for the MCP server and the host.`
-          : `Invalid hello: ${formatZodError(hello.error, value)}`,
-      );
+    this.state = 'awaiting-proof';
+    this.channel.writeFrame(encodeFrame(answer.challenge, BRIDGE_MAX_FRAME_BYTES));
+  }
+
+  private onProof(value: unknown): void {
+    const { logger } = this.options;
+    const answer = this.handshake.proof(value);
+    if ('refuse' in answer) {
+      this.refuse(answer.refuse);
       return;
     }
     clearTimeout(this.helloTimer);
-    const { client } = hello.data;
+    const { client } = answer;
     this.label = `${client.name}#${client.pid}`;
     this.workspace = client.workspace;
     this.state = 'open';
-    // Applies from the next frame on, even one already in the same read as the hello.
+    // Applies from the next frame on, even one already in the same read as the proof.
     this.channel.setMaxInboundBytes(BRIDGE_MAX_FRAME_BYTES);
     this.options.router.addClient(this);
     logger.info('bridge client authenticated', {
@@ -265,9 +261,19 @@ class BridgeConnection implements ClientPort {
     this.send({ type: 'hello', role: 'host', protocol: PROTOCOL_VERSION, host: this.options.hostInfo() });
   }
 
+  /** Logs why (never a proof or the token) and closes with the refusal. */
+  private refuse(refusal: Refusal): void {
+    const unauthorized = refusal.code === 'UNAUTHORIZED';
+    this.options.logger.warn(
+      unauthorized ? 'bridge client rejected: unauthorized' : 'bridge client rejected: protocol mismatch',
+      { client: this.id, reason: refusal.reason },
+    );
+    this.reject(refusal.code, unauthorized ? `${refusal.message} ${this.tokenHint()}` : refusal.message);
+  }
+
   private tokenHint(): string {
     return (
-      `Send the token from ${tokenPath(this.options.home)} in the hello (run \`x-ipe-uiux install\` ` +
+      `Prove the token of ${tokenPath(this.options.home)} in the handshake (run \`x-ipe-uiux install\` ` +
       `if it is missing; XIPE_UIUX_HOME must be the same for the MCP server and the host).`
     );
   }

@@ -122,7 +122,7 @@ describe('Router: native link handshake', () => {
   it('refuses a non-extension hello on the native link', () => {
     const { router, toExtension, onFatal } = setup();
     router.handleExtensionEnvelope(
-      { type: 'hello', role: 'mcp', protocol: PROTOCOL_VERSION, token: 't', client: { name: 'x', pid: 1 } },
+      { type: 'hello', role: 'mcp', protocol: PROTOCOL_VERSION, nonce: 'a'.repeat(64) },
       1,
     );
     expect(toExtension[0]).toMatchObject({ type: 'error', error: { code: 'PROTOCOL_ERROR' } });

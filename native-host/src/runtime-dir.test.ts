@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
-import { prepareRuntimeDir, RuntimeDirError, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
+import type { Logger } from '../../shared/src/node/logger.js';
+import { runtimeDirCandidates, runtimeDirRecordPath } from '../../shared/src/node/paths.js';
+import { RuntimeDirError, readRuntimeDirRecord } from '../../shared/src/node/runtime-dir.js';
+import { chooseRuntimeDir, prepareRuntimeDir, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
 
 const posix = process.platform !== 'win32';
 let base: string;
@@ -22,7 +25,7 @@ describe.runIf(posix)('prepareRuntimeDir', () => {
     const dir = path.join(base, 'home', 'run');
     const previous = process.umask(0o000);
     try {
-      expect(prepareRuntimeDir(dir)).toEqual({ created: true });
+      expect(prepareRuntimeDir(dir, { parents: true })).toEqual({ created: true });
     } finally {
       process.umask(previous);
     }
@@ -63,6 +66,89 @@ describe.runIf(posix)('prepareRuntimeDir', () => {
     fs.mkdirSync(dir, { mode: 0o700 });
     const me = fs.statSync(dir).uid;
     expect(() => prepareRuntimeDir(dir, { uid: me + 1 })).toThrow(/owned by uid/);
+  });
+});
+
+describe.runIf(posix)('chooseRuntimeDir', () => {
+  const warnings: string[] = [];
+  const logger: Logger = {
+    file: null,
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (msg, fields) => warnings.push(`${msg}: ${JSON.stringify(fields)}`),
+    error: () => undefined,
+  };
+  const home = (): string => {
+    const dir = path.join(base, 'home');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  };
+  beforeEach(() => {
+    warnings.length = 0;
+  });
+
+  it('takes <home>/run without $XDG_RUNTIME_DIR and records it (0600)', () => {
+    const h = home();
+    expect(chooseRuntimeDir(h, { env: {}, logger })).toBe(path.join(h, 'run'));
+    expect(mode(path.join(h, 'run'))).toBe(0o700);
+    expect(readRuntimeDirRecord(h)).toBe(path.join(h, 'run'));
+    expect(mode(runtimeDirRecordPath(h))).toBe(0o600);
+  });
+
+  it('prefers a folder of its own in $XDG_RUNTIME_DIR, and skips one that is not ours alone', () => {
+    const h = home();
+    const xdg = path.join(base, 'xdg');
+    fs.mkdirSync(xdg, { mode: 0o700 });
+    const env = { XDG_RUNTIME_DIR: xdg };
+    const chosen = chooseRuntimeDir(h, { env, logger });
+    expect(chosen).toBe(runtimeDirCandidates(h, env)[0]);
+    expect(path.dirname(chosen)).toBe(xdg);
+    expect(readRuntimeDirRecord(h)).toBe(chosen);
+    fs.chmodSync(xdg, 0o755);
+    fs.rmSync(runtimeDirRecordPath(h));
+    expect(chooseRuntimeDir(h, { env, logger })).toBe(path.join(h, 'run'));
+  });
+
+  it('makes a fresh folder with a random name when nothing fits, then keeps using it', () => {
+    const h = path.join(base, 'a-long-home-directory-name-'.repeat(4));
+    fs.mkdirSync(h, { recursive: true, mode: 0o700 });
+    const first = chooseRuntimeDir(h, { env: {}, logger, tmpDir: base });
+    expect(path.basename(first)).toMatch(/^xipe-\d+-\w{6}$/);
+    expect(mode(first)).toBe(0o700);
+    expect(readRuntimeDirRecord(h)).toBe(first);
+    expect(chooseRuntimeDir(h, { env: {}, logger, tmpDir: base })).toBe(first);
+    // After a reboot emptied /tmp the recorded name is made again, by us.
+    fs.rmSync(first, { recursive: true });
+    expect(chooseRuntimeDir(h, { env: {}, logger, tmpDir: base })).toBe(first);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'moves away from a recorded folder another user planted, and records the new one',
+    () => {
+      const h = path.join(base, 'another-long-home-directory-'.repeat(4));
+      fs.mkdirSync(h, { recursive: true, mode: 0o700 });
+      const planted = path.join(base, 'xipe-planted');
+      fs.mkdirSync(planted, { mode: 0o700 });
+      fs.chownSync(planted, 65534, 65534); // nobody's, as a squatter would leave it
+      fs.writeFileSync(runtimeDirRecordPath(h), JSON.stringify({ dir: planted }), { mode: 0o600 });
+      const chosen = chooseRuntimeDir(h, { env: {}, logger, tmpDir: base });
+      expect(chosen).not.toBe(planted);
+      expect(path.basename(chosen)).toMatch(/^xipe-0-\w{6}$/);
+      expect(readRuntimeDirRecord(h)).toBe(chosen);
+      expect(fs.readdirSync(planted)).toEqual([]);
+      expect(warnings.join('\n')).toMatch(/recorded runtime dir not used.*owned by uid 65534/);
+    },
+  );
+
+  it('joins the recorded folder while another host lives there, so clients find every host', () => {
+    const h = home();
+    const elsewhere = path.join(base, 'xipe-elsewhere');
+    fs.mkdirSync(elsewhere, { mode: 0o700 });
+    fs.writeFileSync(path.join(elsewhere, 'h-4242.json'), '{}', { mode: 0o600 });
+    fs.writeFileSync(runtimeDirRecordPath(h), JSON.stringify({ dir: elsewhere }), { mode: 0o600 });
+    expect(chooseRuntimeDir(h, { env: {}, logger, isAlive: (pid) => pid === 4242 })).toBe(elsewhere);
+    expect(chooseRuntimeDir(h, { env: {}, logger, isAlive: () => false })).toBe(path.join(h, 'run'));
+    expect(readRuntimeDirRecord(h)).toBe(path.join(h, 'run'));
   });
 });
 

@@ -1,5 +1,5 @@
 /** Version of every wire in the product (native link and bridge). Bumped on any breaking change. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Native-messaging host name registered with the browser. */
 export const NATIVE_HOST_NAME = 'com.xipe.uiux_reference';

@@ -25,10 +25,9 @@ const host = {
 describe('Envelope', () => {
   const valid: Array<[string, unknown]> = [
     ['extension hello', { type: 'hello', role: 'extension', protocol: 1, extension }],
-    [
-      'client hello',
-      { type: 'hello', role: 'mcp', protocol: 1, token: 't', client: { name: 'mcp', pid: 1 } },
-    ],
+    ['client hello', { type: 'hello', role: 'mcp', protocol: 2, nonce: 'a'.repeat(64) }],
+    ['host challenge', { type: 'challenge', nonce: '0'.repeat(64), proof: 'f'.repeat(64) }],
+    ['client proof', { type: 'proof', proof: '1'.repeat(64), client: { name: 'mcp', pid: 1 } }],
     ['host hello', { type: 'hello', role: 'host', protocol: 1, host }],
     ['request', { type: 'request', id: 1, command: 'list_tabs', params: {}, timeout_ms: 1000 }],
     [
@@ -49,14 +48,15 @@ describe('Envelope', () => {
   const invalid: Array<[string, unknown]> = [
     ['unknown type', { type: 'shout' }],
     ['hello with unknown role', { type: 'hello', role: 'admin', protocol: 1 }],
+    ['client hello without nonce', { type: 'hello', role: 'mcp', protocol: 2 }],
+    ['client hello with a short nonce', { type: 'hello', role: 'mcp', protocol: 2, nonce: 'a'.repeat(63) }],
     [
-      'client hello without token',
-      { type: 'hello', role: 'mcp', protocol: 1, client: { name: 'x', pid: 1 } },
+      'client hello with an upper-case nonce',
+      { type: 'hello', role: 'mcp', protocol: 2, nonce: 'A'.repeat(64) },
     ],
-    [
-      'client hello with empty token',
-      { type: 'hello', role: 'mcp', protocol: 1, token: '', client: { name: 'x', pid: 1 } },
-    ],
+    ['challenge without proof', { type: 'challenge', nonce: '0'.repeat(64) }],
+    ['proof that is not hex', { type: 'proof', proof: 'z'.repeat(64), client: { name: 'x', pid: 1 } }],
+    ['proof without client', { type: 'proof', proof: '1'.repeat(64) }],
     // JSON drops undefined, and zod 4 requires the key: senders must always write params/result/data.
     ['request without params', { type: 'request', id: 1, command: 'x' }],
     ['success without result', { type: 'response', id: 1, ok: true }],

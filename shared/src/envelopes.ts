@@ -54,17 +54,34 @@ const hello = { type: z.literal('hello'), protocol: z.number().int() };
 export const ExtensionHello = z.object({ ...hello, role: z.literal('extension'), extension: ExtensionInfo });
 export type ExtensionHello = z.infer<typeof ExtensionHello>;
 
-export const ClientHello = z.object({
-  ...hello,
-  role: z.literal('mcp'),
-  token: z.string().min(1).max(512),
+/** A fresh random value of the bridge handshake: 32 bytes as lowercase hex. */
+const Nonce = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
+/** An HMAC-SHA256 proof of the bridge handshake, lowercase hex. */
+const Proof = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
+
+/**
+ * A bridge client's first message: a fresh nonce, nothing else. The token never crosses the link:
+ * the host answers with a HostChallenge, the client with a ClientProof, and only then does the
+ * host send its HostHello (`shared/src/node/bridge/handshake.ts`).
+ */
+export const ClientHello = z.object({ ...hello, role: z.literal('mcp'), nonce: Nonce });
+export type ClientHello = z.infer<typeof ClientHello>;
+
+/** The host's nonce and its proof that it holds the token (HMAC over both nonces). */
+export const HostChallenge = z.object({ type: z.literal('challenge'), nonce: Nonce, proof: Proof });
+export type HostChallenge = z.infer<typeof HostChallenge>;
+
+/** The client's proof that it holds the token, sent only after the host proved it; who it is. */
+export const ClientProof = z.object({
+  type: z.literal('proof'),
+  proof: Proof,
   client: z.object({
     name: z.string().max(200),
     pid: z.number().int(),
     workspace: z.string().max(4096).optional(),
   }),
 });
-export type ClientHello = z.infer<typeof ClientHello>;
+export type ClientProof = z.infer<typeof ClientProof>;
 
 export const HostHello = z.object({ ...hello, role: z.literal('host'), host: HostInfo });
 export type HostHello = z.infer<typeof HostHello>;
@@ -162,6 +179,8 @@ export const Envelope = z.discriminatedUnion('type', [
   Ping,
   Response,
   Hello,
+  HostChallenge,
+  ClientProof,
   Progress,
   Cancel,
 ]);

@@ -6,6 +6,7 @@
  * reaches a log. Complements test/integration/host.test.ts (which covers one wrong token, one
  * silent client, a request before hello, one protocol mismatch and a 0755 runtime dir).
  */
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -16,7 +17,13 @@ import {
   BRIDGE_MAX_FRAME_BYTES,
   PROTOCOL_VERSION,
 } from '../../shared/src/constants.js';
-import { endpointPath, logsDir, runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
+import {
+  endpointPath,
+  logsDir,
+  runtimeDir,
+  runtimeDirRecordPath,
+  tokenPath,
+} from '../../shared/src/node/paths.js';
 import {
   type BridgeTestClient,
   DEFAULT_EXTENSION_INFO,
@@ -43,109 +50,163 @@ async function rawSend(ext: FakeExtension, ...frames: Buffer[]): Promise<BridgeT
 
 const json = (value: unknown): Buffer => frameOf(JSON.stringify(value));
 
-function hello(overrides: Record<string, unknown>): Record<string, unknown> {
-  return {
-    type: 'hello',
-    role: 'mcp',
-    protocol: PROTOCOL_VERSION,
-    client: { name: 'attacker', pid: 4242 },
-    ...overrides,
-  };
+const nonce = (): string => randomBytes(32).toString('hex');
+
+function hello(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { type: 'hello', role: 'mcp', protocol: PROTOCOL_VERSION, nonce: nonce(), ...overrides };
 }
 
+/** HMAC-SHA256 as the protocol defines it, computed here independently of the module. */
+const hmac = (token: string, side: string, cn: string, hn: string): string =>
+  createHmac('sha256', token)
+    .update(`x-ipe-uiux bridge v${PROTOCOL_VERSION} ${side}\n${cn}\n${hn}`)
+    .digest('hex');
+
 /** Waits for the host's LinkError and the close that follows; returns the error code. */
-async function refusal(client: BridgeTestClient, what: string): Promise<string> {
+async function refusal(client: BridgeTestClient, what: string, before: string[] = []): Promise<string> {
   const error = await client.inbox.waitFor((m) => m.type === 'error', { what: `${what}: link error` });
   await within(client.closed, 5_000, `${what}: close by the host`);
-  // Nothing but the refusal ever reaches a client that did not authenticate.
-  expect(client.inbox.messages, what).toHaveLength(1);
+  // Nothing but the handshake's own messages and the refusal reach a client that did not authenticate.
+  expect(
+    client.inbox.messages.map((m) => m.type),
+    what,
+  ).toEqual([...before, 'error']);
   return error.type === 'error' ? error.error.code : '';
 }
 
+/** Sends a good hello and waits for the challenge; returns the client, its nonce and the challenge. */
+async function challenged(
+  ext: FakeExtension,
+): Promise<{ client: BridgeTestClient; cn: string; hn: string; hostProof: string }> {
+  const cn = nonce();
+  const client = await rawSend(ext, json(hello({ nonce: cn })));
+  const challenge = await client.inbox.waitFor((m) => m.type === 'challenge', { what: 'the challenge' });
+  if (challenge.type !== 'challenge') throw new Error('no challenge');
+  return { client, cn, hn: challenge.nonce, hostProof: challenge.proof };
+}
+
+const CLIENT = { name: 'attacker', pid: 4242 };
+
 describe('bridge handshake refusals', () => {
-  it('refuses every wrong token (missing, empty, prefix, longer, one char off, case, whitespace, non-string)', async () => {
+  it('proves itself to a client, and the token never crosses the link either way', async () => {
+    const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
+    const token = ext.token();
+    const { client, cn, hn, hostProof } = await challenged(ext);
+    expect(hostProof).toBe(hmac(token, 'host', cn, hn));
+    client.send({ type: 'proof', proof: hmac(token, 'client', cn, hn), client: CLIENT });
+    expect(await client.inbox.waitFor((m) => m.type === 'hello')).toMatchObject({ role: 'host' });
+    expect((await client.request('list_tabs', {})).ok).toBe(true);
+    const seen = JSON.stringify(client.inbox.messages);
+    expect(seen).not.toContain(token);
+    expect(allHostOutput(ext)).not.toContain(token);
+  });
+
+  it('refuses every wrong proof (other tokens, reflected, replayed, the token itself, malformed) and every non-hello', async () => {
     const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
     const good = await pool.client(ext);
     const token = ext.token();
     const flipped = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
-    const cases: Array<[string, Record<string, unknown>]> = [
-      ['missing token', hello({})],
-      ['empty token', hello({ token: '' })],
-      ['half of the token (a shorter one)', hello({ token: token.slice(0, token.length / 2) })],
-      ['token minus its last char', hello({ token: token.slice(0, -1) })],
-      ['token plus one char', hello({ token: `${token}0` })],
-      ['token with one char changed', hello({ token: flipped })],
-      ['token in upper case', hello({ token: token.toUpperCase() })],
-      ['token with a trailing newline', hello({ token: `${token}\n` })],
-      ['token with leading space', hello({ token: ` ${token}` })],
-      ['token as a number', hello({ token: 12345 })],
-      ['token as an array', hello({ token: [token] })],
-      ['token of 512 chars', hello({ token: token.repeat(8) })],
-      [
-        'token in a request, not a hello',
-        { type: 'request', id: 1, command: 'list_tabs', params: {}, token },
-      ],
+    const proofs: Array<[string, (cn: string, hn: string, hostProof: string) => unknown]> = [
+      ['a token with one char changed', (cn, hn) => hmac(flipped, 'client', cn, hn)],
+      ['the token in upper case', (cn, hn) => hmac(token.toUpperCase(), 'client', cn, hn)],
+      ['the token with a trailing newline', (cn, hn) => hmac(`${token}\n`, 'client', cn, hn)],
+      ['half of the token', (cn, hn) => hmac(token.slice(0, 32), 'client', cn, hn)],
+      ["the host's own proof reflected", (_cn, _hn, hostProof) => hostProof],
+      ['a proof for another host nonce (replayed)', (cn) => hmac(token, 'client', cn, nonce())],
+      ['a proof for another client nonce', (_cn, hn) => hmac(token, 'client', nonce(), hn)],
+      ['the host label', (cn, hn) => hmac(token, 'host', cn, hn)],
+      ['the token itself as the proof', () => token],
+      ['all zeros', () => '0'.repeat(64)],
+      ['a number', () => 12345],
+      ['upper-case hex of the right proof', (cn, hn) => hmac(token, 'client', cn, hn).toUpperCase()],
+    ];
+    const attempts = await Promise.all(proofs.map(() => challenged(ext)));
+    for (const [i, [what, proofOf]] of proofs.entries()) {
+      const attempt = attempts[i];
+      if (attempt === undefined) continue;
+      attempt.client.send({
+        type: 'proof',
+        proof: proofOf(attempt.cn, attempt.hn, attempt.hostProof),
+        client: CLIENT,
+      });
+      expect(await refusal(attempt.client, what, ['challenge']), what).toBe('UNAUTHORIZED');
+    }
+    const right = await challenged(ext);
+    right.client.send({
+      type: 'proof',
+      proof: hmac(token, 'client', right.cn, right.hn),
+      client: { name: 'n'.repeat(201), pid: 1 },
+    });
+    expect(await refusal(right.client, 'client name too long', ['challenge'])).toBe('UNAUTHORIZED');
+    const notHellos: Array<[string, Record<string, unknown>]> = [
+      ['a request, not a hello', { type: 'request', id: 1, command: 'list_tabs', params: {} }],
+      ['a proof before any hello', { type: 'proof', proof: '0'.repeat(64), client: CLIENT }],
       [
         'an extension hello',
         { type: 'hello', role: 'extension', protocol: PROTOCOL_VERSION, extension: DEFAULT_EXTENSION_INFO },
       ],
-      // Token checked first: a wrong token with a wrong protocol learns nothing about the protocol.
-      ['wrong token and wrong protocol', hello({ token: flipped, protocol: PROTOCOL_VERSION + 1 })],
+      ['a host hello', hello({ role: 'host' })],
     ];
-    const clients = await Promise.all(cases.map(([, frame]) => rawSend(ext, json(frame))));
-    for (const [i, [what]] of cases.entries()) {
+    const clients = await Promise.all(notHellos.map(([, frame]) => rawSend(ext, json(frame))));
+    for (const [i, [what]] of notHellos.entries()) {
       const client = clients[i];
-      if (client === undefined) continue;
-      expect(await refusal(client, what), what).toBe('UNAUTHORIZED');
+      if (client !== undefined) expect(await refusal(client, what), what).toBe('UNAUTHORIZED');
     }
     expect((await good.request('list_tabs', {})).ok).toBe(true);
     const reasons = ext
       .logEntries()
       .filter((e) => e.msg === 'bridge client rejected: unauthorized')
       .map((e) => e.reason);
-    expect(reasons).toHaveLength(cases.length);
+    expect(reasons).toHaveLength(proofs.length + 1 + notHellos.length);
+    expect(JSON.stringify(ext.logEntries())).not.toContain(token);
   });
 
-  it('with the right token, refuses another protocol version, another role and an invalid hello', async () => {
+  it('refuses another protocol version and an invalid hello, and an old hello that carries the token', async () => {
     const ext = await pool.start();
     const token = ext.token();
     const cases: Array<[string, Record<string, unknown>]> = [
-      ['protocol + 1', hello({ token, protocol: PROTOCOL_VERSION + 1 })],
-      ['protocol 0', hello({ token, protocol: 0 })],
-      ['protocol as a string', hello({ token, protocol: String(PROTOCOL_VERSION) })],
-      ['protocol missing', { type: 'hello', role: 'mcp', token, client: { name: 'x', pid: 1 } }],
-      ['role host', hello({ token, role: 'host' })],
-      ['role extension', hello({ token, role: 'extension' })],
-      ['no client', { type: 'hello', role: 'mcp', protocol: PROTOCOL_VERSION, token }],
-      ['client name too long', hello({ token, client: { name: 'n'.repeat(201), pid: 1 } })],
+      ['protocol + 1', hello({ protocol: PROTOCOL_VERSION + 1 })],
+      ['protocol 0', hello({ protocol: 0 })],
+      ['protocol as a string', hello({ protocol: String(PROTOCOL_VERSION) })],
+      ['protocol missing', { type: 'hello', role: 'mcp', nonce: nonce() }],
+      ['no nonce', { type: 'hello', role: 'mcp', protocol: PROTOCOL_VERSION }],
+      ['a short nonce', hello({ nonce: 'ab' })],
+      ['protocol 1, with the token', { type: 'hello', role: 'mcp', protocol: 1, token, client: CLIENT }],
     ];
     const clients = await Promise.all(cases.map(([, frame]) => rawSend(ext, json(frame))));
     for (const [i, [what]] of cases.entries()) {
       const client = clients[i];
       if (client !== undefined) expect(await refusal(client, what), what).toBe('PROTOCOL_ERROR');
     }
+    expect(JSON.stringify(ext.logEntries())).not.toContain(token);
   });
 
-  it('never answers a request pipelined behind a refused hello, nor forwards events to it', async () => {
+  it('never answers a request pipelined behind a refused hello or proof, nor forwards events to it', async () => {
     const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
     const good = await pool.client(ext);
     const request = (id: string) => json({ type: 'request', id, command: 'list_tabs', params: {} });
-    const wrongToken = await rawSend(ext, json(hello({ token: 'nope' })), request('w1'), request('w2'));
-    const wrongProtocol = await rawSend(
-      ext,
-      json(hello({ token: ext.token(), protocol: 99 })),
-      request('p1'),
-      request('p2'),
+    const wrong = await challenged(ext);
+    wrong.client.socket.write(
+      Buffer.concat([
+        json({ type: 'proof', proof: '0'.repeat(64), client: CLIENT }),
+        request('w1'),
+        request('w2'),
+      ]),
     );
-    expect(await refusal(wrongToken, 'wrong token + requests')).toBe('UNAUTHORIZED');
+    const unproven = await rawSend(ext, json(hello()), request('u1'), request('u2'));
+    const wrongProtocol = await rawSend(ext, json(hello({ protocol: 99 })), request('p1'), request('p2'));
+    expect(await refusal(wrong.client, 'wrong proof + requests', ['challenge'])).toBe('UNAUTHORIZED');
+    expect(await refusal(unproven, 'requests instead of a proof', ['challenge'])).toBe('UNAUTHORIZED');
     expect(await refusal(wrongProtocol, 'wrong protocol + requests')).toBe('PROTOCOL_ERROR');
 
-    // A client still in its hello window gets no events either.
+    // A client still in its hello window, or between challenge and proof, gets no events either.
     const waiting = await pool.rawClient(ext, { hello: false });
+    const half = await challenged(ext);
     ext.emit('captures_changed', { secret: 'capture data' });
     expect(await good.nextEvent('captures_changed')).toMatchObject({ data: { secret: 'capture data' } });
     expect((await good.request('host_status', {})).ok).toBe(true); // ordering barrier
     expect(waiting.inbox.messages).toEqual([]);
+    expect(half.client.inbox.messages.map((m) => m.type)).toEqual(['challenge']);
   });
 
   it('refuses an oversized frame before and after the hello, and keeps serving others', async () => {
@@ -168,13 +229,14 @@ describe('bridge handshake refusals', () => {
     expect(ext.hasExited).toBe(false);
   });
 
-  it('caps frames before the hello at 64 KiB, and lifts the cap for the frames after it', async () => {
+  it('caps frames before the handshake ends at 64 KiB, and lifts the cap for the frames after it', async () => {
     // A long hello timeout: the refusals below must come from the cap, not from the timer.
     const ext = await pool.start({
       env: { XIPE_UIUX_HELLO_TIMEOUT_MS: '60000' },
       handlers: { list_tabs: () => TABS },
     });
     const good = await pool.client(ext);
+    const token = ext.token();
     const headerOf = (length: number): Buffer => {
       const header = Buffer.alloc(4);
       header.writeUInt32LE(length, 0);
@@ -183,7 +245,7 @@ describe('bridge handshake refusals', () => {
     const cases: Array<[string, Buffer[]]> = [
       ['one byte over 64 KiB, header only', [headerOf(BRIDGE_HELLO_MAX_FRAME_BYTES + 1)]],
       ['50 MiB announced, 60 KiB of it sent', [headerOf(50 * 1024 * 1024), Buffer.alloc(60 * 1024, 0x20)]],
-      ['a 1 MiB hello with the right token', [json(hello({ token: ext.token(), pad: 'x'.repeat(1 << 20) }))]],
+      ['a 1 MiB hello', [json(hello({ pad: 'x'.repeat(1 << 20) }))]],
     ];
     const clients = await Promise.all(cases.map(([, frames]) => rawSend(ext, ...frames)));
     for (const [i, [what]] of cases.entries()) {
@@ -197,13 +259,28 @@ describe('bridge handshake refusals', () => {
       await within(client.closed, 5_000, `${what}: close by the host`);
       expect(client.inbox.messages, what).toHaveLength(1);
     }
+    // A 1 MiB proof (padded) is refused by the cap too: the proof is still before the end.
+    const padded = await challenged(ext);
+    padded.client.send({
+      type: 'proof',
+      proof: hmac(token, 'client', padded.cn, padded.hn),
+      client: CLIENT,
+      pad: 'x'.repeat(1 << 20),
+    });
+    expect(await refusal(padded.client, 'a 1 MiB proof', ['challenge'])).toBe('PAYLOAD_TOO_LARGE');
     const unreadable = ext.logEntries().filter((e) => e.msg === 'bridge client sent an unreadable frame');
-    expect(unreadable.map((e) => e.authenticated)).toEqual(cases.map(() => false));
+    expect(unreadable.map((e) => e.authenticated)).toEqual([...cases.map(() => false), false]);
     expect(ext.logEntries().filter((e) => e.msg === 'bridge client rejected: no hello in time')).toEqual([]);
 
     // A hello of exactly 64 KiB is accepted (padding is JSON whitespace).
-    const exact = Buffer.from(JSON.stringify(hello({ token: ext.token() })));
-    const padded = Buffer.concat([exact, Buffer.alloc(BRIDGE_HELLO_MAX_FRAME_BYTES - exact.length, 0x20)]);
+    const cn = nonce();
+    const exact = Buffer.from(JSON.stringify(hello({ nonce: cn })));
+    const atCap = await rawSend(
+      ext,
+      frameOf(Buffer.concat([exact, Buffer.alloc(BRIDGE_HELLO_MAX_FRAME_BYTES - exact.length, 0x20)])),
+    );
+    const challenge = await atCap.inbox.waitFor((m) => m.type === 'challenge');
+    const hn = challenge.type === 'challenge' ? challenge.nonce : '';
     const big = json({
       type: 'request',
       id: 'big',
@@ -211,14 +288,15 @@ describe('bridge handshake refusals', () => {
       params: {},
       pad: 'x'.repeat(1 << 20),
     });
-    const atCap = await rawSend(ext, frameOf(padded));
-    expect(await atCap.inbox.waitFor((m) => m.type === 'hello')).toMatchObject({ role: 'host' });
-    // After the hello, a 1 MiB frame is fine: on its own, and pipelined in the same write as the hello.
-    atCap.socket.write(big);
-    const pipelined = await rawSend(ext, json(hello({ token: ext.token() })), big);
+    // After the proof, a 1 MiB frame is fine: pipelined in the same write as the proof, and on its own.
+    atCap.socket.write(
+      Buffer.concat([json({ type: 'proof', proof: hmac(token, 'client', cn, hn), client: CLIENT }), big]),
+    );
+    const later = await pool.rawClient(ext, { hello: true });
+    later.socket.write(big);
     for (const [what, client] of [
-      ['after the hello', atCap],
-      ['pipelined with the hello', pipelined],
+      ['pipelined with the proof', atCap],
+      ['after the handshake', later],
     ] as Array<[string, BridgeTestClient]>) {
       const answer = await client.inbox.waitFor((m) => m.type === 'response' && m.id === 'big', { what });
       expect(answer, what).toMatchObject({ ok: true });
@@ -227,7 +305,7 @@ describe('bridge handshake refusals', () => {
     expect(ext.hasExited).toBe(false);
   });
 
-  it('times out silent clients, half-sent hellos and a crowd of idle connections; good clients unaffected', async () => {
+  it('times out silent clients, half-sent hellos, missing proofs and a crowd of idle connections; good clients unaffected', async () => {
     const ext = await pool.start({
       env: { XIPE_UIUX_HELLO_TIMEOUT_MS: '300' },
       handlers: { list_tabs: () => TABS },
@@ -235,12 +313,13 @@ describe('bridge handshake refusals', () => {
     const good = await pool.client(ext);
     const silent = await pool.rawClient(ext, { hello: false });
     // Slowloris: a valid hello frame cut after 10 bytes, the rest never sent.
-    const partial = await rawSend(ext, json(hello({ token: ext.token() })).subarray(0, 10));
+    const partial = await rawSend(ext, json(hello()).subarray(0, 10));
     // A frame header announcing the most a client may send before its hello, and nothing after it.
     const bigHeader = Buffer.alloc(4);
     bigHeader.writeUInt32LE(BRIDGE_HELLO_MAX_FRAME_BYTES, 0);
     const hoarder = await rawSend(ext, bigHeader, Buffer.alloc(1024, 0x20));
     const crowd = await Promise.all(Array.from({ length: 30 }, () => pool.rawClient(ext, { hello: false })));
+    const noProof = await challenged(ext);
 
     for (const [what, client] of [
       ['silent', silent],
@@ -250,18 +329,22 @@ describe('bridge handshake refusals', () => {
     ] as Array<[string, BridgeTestClient]>) {
       expect(await refusal(client, what), what).toBe('UNAUTHORIZED');
     }
+    expect(await refusal(noProof.client, 'no proof', ['challenge'])).toBe('UNAUTHORIZED');
     expect((await good.request('list_tabs', {})).ok).toBe(true);
     const timeouts = ext.logEntries().filter((e) => e.msg === 'bridge client rejected: no hello in time');
-    expect(timeouts).toHaveLength(33);
+    expect(timeouts).toHaveLength(34);
   });
 
-  it('ignores a second hello after authentication (no re-auth, no crash, still served)', async () => {
+  it('ignores a second hello or proof after authentication (no re-auth, no crash, still served)', async () => {
     const ext = await pool.start({ handlers: { list_tabs: () => TABS } });
     const client = await pool.client(ext);
-    client.send(hello({ token: 'wrong-now' }));
-    client.send(hello({ token: ext.token(), protocol: 99 }));
+    client.send(hello());
+    client.send(hello({ protocol: 99 }));
+    client.send({ type: 'proof', proof: '0'.repeat(64), client: CLIENT });
     expect((await client.request('list_tabs', {})).ok).toBe(true);
     expect(client.inbox.messages.filter((m) => m.type === 'error')).toEqual([]);
+    // Its own handshake's challenge only: a hello after it started no second handshake.
+    expect(client.inbox.messages.filter((m) => m.type === 'challenge')).toHaveLength(1);
   });
 });
 
@@ -278,15 +361,18 @@ describe('bridge files and runtime dir', () => {
     expect(mode(ext.logFile())).toBe(0o600);
   });
 
-  it('keeps the modes when the runtime dir falls back to /tmp for a long home path', async () => {
+  it('makes a fresh private /tmp folder for a long home path, records it, and keeps the modes', async () => {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-long-'));
     const home = path.join(base, 'a-rather-long-directory-name-'.repeat(4));
     fs.mkdirSync(home, { recursive: true });
-    const dir = runtimeDir(home);
+    let dir = '';
     try {
-      expect(dir.startsWith('/tmp/xipe-')).toBe(true);
       const ext = await pool.start({ home });
       const { endpoint } = await ext.descriptor();
+      dir = runtimeDir(home);
+      expect(dir).toMatch(/^\/tmp\/xipe-\d+-\w{6}$/);
+      expect(JSON.parse(fs.readFileSync(runtimeDirRecordPath(home), 'utf8'))).toEqual({ dir });
+      expect(mode(runtimeDirRecordPath(home))).toBe(0o600);
       expect(endpoint).toBe(endpointPath(home, ext.pid));
       expect(mode(dir)).toBe(0o700);
       expect(mode(endpoint)).toBe(0o600);
@@ -295,8 +381,46 @@ describe('bridge files and runtime dir', () => {
       expect(client.authenticated).toBe(true);
       await ext.dispose();
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it('ignores a planted copy of the old predictable /tmp folder, and moves away from a recorded folder that is not ours alone', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-long-'));
+    const home = path.join(base, 'another-long-directory-name-to-force-tmp-'.repeat(3));
+    fs.mkdirSync(home, { recursive: true });
+    const uid = process.getuid?.() ?? 0;
+    const predictable = path.join(
+      '/tmp',
+      `xipe-${uid}-${createHash('sha256').update(home).digest('hex').slice(0, 12)}`,
+    );
+    const target = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-target-'));
+    const planted = fs.mkdtempSync(path.join('/tmp', 'xipe-planted-'));
+    const chosen: string[] = [];
+    try {
+      fs.symlinkSync(target, predictable);
+      let ext = await pool.start({ home });
+      chosen.push(runtimeDir(home));
+      expect(chosen[0]).not.toBe(predictable);
+      expect((await ext.descriptor()).endpoint.startsWith(`${chosen[0]}/`)).toBe(true);
+      expect(fs.readdirSync(target)).toEqual([]);
+      await ext.dispose();
+
+      // A record pointing at a folder others can write: the host refuses it and records a new one.
+      fs.chmodSync(planted, 0o1777);
+      fs.writeFileSync(runtimeDirRecordPath(home), JSON.stringify({ dir: planted }), { mode: 0o600 });
+      ext = await pool.start({ home });
+      chosen.push(runtimeDir(home));
+      expect(chosen[1]).not.toBe(planted);
+      expect(fs.readdirSync(planted)).toEqual([]);
+      expect((await pool.client(ext)).authenticated).toBe(true);
+      const warned = ext.logEntries().filter((e) => e.msg === 'recorded runtime dir not used');
+      expect(String(warned[0]?.error)).toMatch(/accessible by other users/);
+      await ext.dispose();
+    } finally {
+      for (const dir of [...chosen, predictable, planted, target, base])
+        fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -325,30 +449,6 @@ describe('bridge files and runtime dir', () => {
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
       fs.rmSync(target, { recursive: true, force: true });
-    }
-  });
-
-  it('refuses a planted /tmp runtime dir (symlink or world-writable) for a long home path', async () => {
-    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-long-'));
-    const home = path.join(base, 'another-long-directory-name-to-force-tmp-'.repeat(3));
-    fs.mkdirSync(home, { recursive: true });
-    const dir = runtimeDir(home);
-    const target = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-target-'));
-    try {
-      expect(dir.startsWith('/tmp/')).toBe(true);
-      fs.rmSync(dir, { recursive: true, force: true });
-      fs.symlinkSync(target, dir);
-      await expectRefusedRuntimeDir(home, /not a real directory/);
-      expect(fs.readdirSync(target)).toEqual([]);
-      fs.unlinkSync(dir);
-      fs.mkdirSync(dir);
-      fs.chmodSync(dir, 0o1777);
-      await expectRefusedRuntimeDir(home, /accessible by other users/);
-      expect(fs.readdirSync(dir)).toEqual([]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-      fs.rmSync(target, { recursive: true, force: true });
-      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 

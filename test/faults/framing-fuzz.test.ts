@@ -88,7 +88,12 @@ function anonymousRejection(model: Prediction): ErrorCode {
   if (model.firstFrame === 'undecodable') return 'PROTOCOL_ERROR';
   // A first header over the cap is refused at once, before the body is buffered.
   if (model.firstFrame === 'none' && model.stops.has('too-large')) return 'PAYLOAD_TOO_LARGE';
-  // A decodable first frame is a wrong hello; no frame at all runs into the hello timeout.
+  // A client hello of another protocol, or without a valid nonce, is a protocol mismatch (it
+  // proves nothing either way: the handshake has not started).
+  const first = model.values[0] as { type?: unknown; role?: unknown } | null | undefined;
+  if (model.firstFrame === 'value' && first?.type === 'hello' && first.role === 'mcp')
+    return 'PROTOCOL_ERROR';
+  // Any other decodable first frame is not a hello; no frame at all runs into the hello timeout.
   return 'UNAUTHORIZED';
 }
 
@@ -236,7 +241,7 @@ describe('bridge socket fuzz', () => {
               .join(',')})`;
             const model = predict(stream.bytes, BRIDGE_MAX_FRAME_BYTES, { nativeLink: false });
             if (!attacker.authenticated) {
-              // The first frame is taken as the hello: garbage, a wrong token, or nothing in time.
+              // The first frame is taken as the hello: garbage, a bad hello, or nothing in time.
               const error = await client.inbox.waitFor((m) => m.type === 'error', {
                 what: `${who} link error`,
               });

@@ -26,7 +26,6 @@ import {
   PROTOCOL_VERSION,
 } from '../../shared/src/constants.js';
 import {
-  type ClientHello,
   Envelope,
   type ExtensionHello,
   type ExtensionInfo,
@@ -37,6 +36,7 @@ import {
   type Response,
 } from '../../shared/src/envelopes.js';
 import { toErrorPayload } from '../../shared/src/errors.js';
+import { ClientHandshake, handshakeProof } from '../../shared/src/node/bridge/handshake.js';
 import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
 import { endpointDescriptorPath, logsDir, readToken } from '../../shared/src/node/index.js';
@@ -427,8 +427,8 @@ export class FakeExtension {
 export interface BridgeClientOptions {
   /** Send a hello at connect (default true); `false` to test the hello timeout or a bad first frame. */
   hello?: boolean;
-  /** Overrides merged into the hello (e.g. a wrong token or protocol). */
-  helloOverrides?: Partial<ClientHello>;
+  /** Overrides merged into the hello (e.g. a wrong protocol). */
+  helloOverrides?: Record<string, unknown>;
   token?: string;
 }
 
@@ -486,17 +486,36 @@ export class BridgeTestClient {
     return client;
   }
 
-  /** Sends a ClientHello and returns the host's first answer: HostHello, or a LinkError before closing. */
-  async hello(token: string, overrides: Partial<ClientHello> = {}): Promise<Envelope> {
-    const hello: ClientHello = {
-      type: 'hello',
-      role: 'mcp',
-      protocol: PROTOCOL_VERSION,
+  /**
+   * Runs the client side of the handshake with `token` (the real one, `ClientHandshake`) and
+   * returns the host's last answer: HostHello, or a LinkError before closing. `overrides` are
+   * merged into the hello (a wrong protocol, a bad nonce). With a token other than the host's,
+   * it sends its proof anyway (as an intruder would), so the host refuses it.
+   */
+  async hello(token: string, overrides: Record<string, unknown> = {}): Promise<Envelope> {
+    const handshake = new ClientHandshake(
       token,
-      client: { name: 'bridge-test-client', pid: process.pid },
-      ...overrides,
-    };
-    this.send(hello);
+      { name: 'bridge-test-client', pid: process.pid },
+      'the host',
+    );
+    this.send({ ...handshake.hello, ...overrides });
+    const first = await this.inbox.waitFor((m) => m.type === 'challenge' || m.type === 'error', {
+      take: true,
+      what: 'the host challenge',
+    });
+    if (first.type !== 'challenge') return first;
+    let proof: unknown;
+    try {
+      const step = handshake.step(first);
+      if (!('send' in step)) return first;
+      proof = step.send;
+    } catch {
+      // The host did not prove `token`: a real client stops here; an intruder with a wrong
+      // token sends its proof anyway, which is what the host's own check is tested with.
+      const proofOf = handshakeProof(token, 'client', handshake.hello.nonce, first.nonce);
+      proof = { type: 'proof', proof: proofOf, client: { name: 'bridge-test-client', pid: process.pid } };
+    }
+    this.send(proof);
     return this.inbox.waitFor((m) => m.type === 'hello' || m.type === 'error', {
       take: true,
       what: 'the host hello',

@@ -256,8 +256,7 @@ export function buildStream(pieces: readonly Piece[], prefix: string): BuiltStre
                 type: 'hello',
                 role: 'mcp',
                 protocol: piece.protocol,
-                token: 'not-the-token',
-                client: { name: 'fuzz', pid: 1 },
+                nonce: 'not-a-nonce',
               };
         parts.push(jsonFrame(hello));
         return;

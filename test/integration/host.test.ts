@@ -116,7 +116,7 @@ describe('x-ipe-uiux host (real process)', () => {
     for (const frame of chunkFrames) expect(frame.bytes).toBeLessThanOrEqual(HOST_TO_EXTENSION_MAX_BYTES);
   });
 
-  it('rejects a wrong token, a missing hello and a silent client, logs it, and keeps good clients working', async () => {
+  it('rejects a client proving another token, a missing hello and a silent client, logs it, and keeps good clients working', async () => {
     const ext = await startHost({
       env: { XIPE_UIUX_HELLO_TIMEOUT_MS: '300' },
       handlers: { list_tabs: () => TABS },
@@ -152,11 +152,7 @@ describe('x-ipe-uiux host (real process)', () => {
       .logEntries()
       .filter((e) => e.level === 'warn' && String(e.msg).includes('rejected'));
     expect(rejections.map((e) => e.reason ?? e.msg)).toEqual(
-      expect.arrayContaining([
-        'wrong token',
-        'no hello with a token',
-        'bridge client rejected: no hello in time',
-      ]),
+      expect.arrayContaining(['wrong proof', 'no client hello', 'bridge client rejected: no hello in time']),
     );
     const log = fs.readFileSync(ext.logFile(), 'utf8') + ext.stderr;
     expect(log).not.toContain(wrongToken);

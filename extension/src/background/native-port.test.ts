@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { splitIntoChunks } from '../../../shared/src/chunking.js';
-import type { ExtensionHello, Request, Response } from '../../../shared/src/index.js';
+import {
+  type ExtensionHello,
+  PROTOCOL_VERSION,
+  type Request,
+  type Response,
+} from '../../../shared/src/index.js';
 import type { Runtime } from '../platform/browser.js';
 import type { RequestScope } from './handlers/types.js';
 
@@ -39,7 +44,7 @@ class FakePort {
 const hello: ExtensionHello = {
   type: 'hello',
   role: 'extension',
-  protocol: 1,
+  protocol: PROTOCOL_VERSION,
   extension: {
     id: 'x',
     version: '0.1.0',
@@ -50,11 +55,11 @@ const hello: ExtensionHello = {
 const hostHello = {
   type: 'hello',
   role: 'host',
-  protocol: 1,
+  protocol: PROTOCOL_VERSION,
   host: {
     pid: 1,
     host_version: '0.1.0',
-    protocol: 1,
+    protocol: PROTOCOL_VERSION,
     started_at: 'now',
     endpoint: '/tmp/s',
     log_file: '/tmp/l',

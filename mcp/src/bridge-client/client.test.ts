@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../../shared/src/constants.js';
-import type { ClientHello, HostInfo, Request } from '../../../shared/src/envelopes.js';
+import type { HostInfo, Request } from '../../../shared/src/envelopes.js';
 import { XipeError } from '../../../shared/src/errors.js';
+import { HostHandshake } from '../../../shared/src/node/bridge/handshake.js';
 import { decodePayload, encodeFrame, FrameReader } from '../../../shared/src/node/framing.js';
 import { runtimeDir } from '../../../shared/src/node/paths.js';
 import { ensureToken } from '../../../shared/src/node/token.js';
@@ -23,7 +24,8 @@ type OnRequest = (
 
 /** A local net server playing a native host: descriptor file, token check, HostHello, requests. */
 class FakeHost {
-  readonly hellos: ClientHello[] = [];
+  /** Every handshake message the client sent (hello, then proof). */
+  readonly hellos: unknown[] = [];
   readonly requests: Request[] = [];
   readonly sockets = new Set<net.Socket>();
   connections = 0;
@@ -49,9 +51,10 @@ class FakeHost {
   }
 
   async start(): Promise<this> {
-    fs.mkdirSync(this.dir, { recursive: true });
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const server = net.createServer((socket) => this.accept(socket));
     await new Promise<void>((resolve) => server.listen(this.endpoint, resolve));
+    fs.chmodSync(this.endpoint, 0o600); // as the real host does: clients refuse other modes
     this.server = server;
     fs.writeFileSync(
       this.descriptorPath,
@@ -62,6 +65,7 @@ class FakeHost {
         host_version: '0.1.0',
         started_at: 'now',
       }),
+      { mode: 0o600 },
     );
     return this;
   }
@@ -89,22 +93,26 @@ class FakeHost {
     socket.on('error', () => {});
     const reader = new FrameReader(BRIDGE_MAX_FRAME_BYTES);
     let authenticated = false;
+    const handshake = new HostHandshake(this.token);
+    let proved: 'hello' | 'proof' = 'hello';
     socket.on('data', (chunk: Buffer) => {
       for (const frame of reader.push(chunk)) {
         const value = decodePayload(frame) as Record<string, unknown>;
         if (!authenticated) {
-          const hello = value as unknown as ClientHello;
-          this.hellos.push(hello);
-          if (hello.token !== this.token) {
+          this.hellos.push(value);
+          const answer = proved === 'hello' ? handshake.hello(value) : handshake.proof(value);
+          if ('refuse' in answer) {
             this.send(socket, {
               type: 'error',
-              error: {
-                code: 'UNAUTHORIZED',
-                message: 'Unauthorized (wrong token). Send the token from <home>/token.',
-              },
+              error: { code: answer.refuse.code, message: answer.refuse.message },
             });
             socket.end();
             return;
+          }
+          if ('challenge' in answer) {
+            proved = 'proof';
+            this.send(socket, answer.challenge);
+            continue;
           }
           authenticated = true;
           this.send(socket, { type: 'hello', role: 'host', protocol: this.helloProtocol, host: this.info });
@@ -210,7 +218,7 @@ describe('bridge client discovery', () => {
 
   it('ignores and removes the descriptor of a dead host (real pid check)', async () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stale = path.join(dir, `h-${dead}.json`);
     fs.writeFileSync(
       stale,
@@ -230,7 +238,7 @@ describe('bridge client discovery', () => {
     await expect.poll(() => fs.existsSync(stale)).toBe(false);
   });
 
-  it('says hello with the token, client name, pid and workspace, then reuses the connection', async () => {
+  it('proves the token without sending it, says its name, pid and workspace, then reuses the connection', async () => {
     const fake = await host(101, 'chromium-a');
     const bridge = client();
     expect(await bridge.request('list_tabs', {})).toEqual(tabsResult('chromium-a'));
@@ -241,21 +249,27 @@ describe('bridge client discovery', () => {
         type: 'hello',
         role: 'mcp',
         protocol: PROTOCOL_VERSION,
-        token,
+        nonce: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+      {
+        type: 'proof',
+        proof: expect.stringMatching(/^[0-9a-f]{64}$/),
         client: { name: 'x-ipe-uiux-mcp', pid: process.pid, workspace: '/ws' },
       },
     ]);
+    expect(JSON.stringify(fake.hellos)).not.toContain(token);
     expect(fake.requests.map((r) => [r.id, r.command, r.timeout_ms])).toEqual([
       [1, 'list_tabs', 30_000],
       [2, 'list_tabs', 30_000],
     ]);
   });
 
-  it('surfaces a wrong token as UNAUTHORIZED with the host’s message', async () => {
-    await host(102, 'chromium-a', undefined, { token: 'another-token' });
+  it('refuses a host that cannot prove the token (UNAUTHORIZED) and sends it no proof', async () => {
+    const fake = await host(102, 'chromium-a', undefined, { token: 'another-token' });
     const err = await rejection(client().request('list_tabs', {}));
     expect(err.code).toBe('UNAUTHORIZED');
-    expect(err.message).toMatch(/wrong token/);
+    expect(err.message).toMatch(/could not prove it holds the bridge token/);
+    expect(fake.hellos.map((m) => (m as { type: string }).type)).not.toContain('proof');
   });
 
   it('refuses a host speaking another protocol with PROTOCOL_ERROR', async () => {
@@ -356,21 +370,22 @@ describe('bridge client discovery', () => {
   });
 
   it('reports a live pid whose endpoint is gone as unreachable (after one retry)', async () => {
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     alive.add(109);
     fs.writeFileSync(
       path.join(dir, 'h-109.json'),
       JSON.stringify({
         pid: 109,
-        endpoint: path.join(dir, 'nothing.sock'),
+        endpoint: path.join(dir, 'h-109.sock'),
         protocol: 1,
         host_version: '0',
         started_at: 'x',
       }),
+      { mode: 0o600 },
     );
     const err = await rejection(client().request('list_tabs', {}));
     expect(err.code).toBe('BACKEND_UNREACHABLE');
-    expect(err.message).toMatch(/h-109\.json: Cannot connect to host pid 109.*ENOENT/);
+    expect(err.message).toMatch(/h-109\.json: Host pid 109 has no socket at .*h-109\.sock/);
   });
 
   it('relays a host error and marks the extension as gone', async () => {
@@ -465,11 +480,12 @@ describe('bridge client with several hosts', () => {
       path.join(dir, 'h-206.json'),
       JSON.stringify({
         pid: 206,
-        endpoint: path.join(dir, 'gone.sock'),
+        endpoint: path.join(dir, 'h-206.sock'),
         protocol: 1,
         host_version: '0',
         started_at: 'x',
       }),
+      { mode: 0o600 },
     );
     fs.writeFileSync(path.join(dir, 'h-207.json'), '{not json');
     const report = await client().status();

@@ -176,6 +176,7 @@ class SocketBridgeClient implements BridgeClient {
     return bridgeReport(links, {
       home: this.options.home,
       runtimeDir: this.pool.dir,
+      runtimeDirRefused: this.pool.runtimeDirRefusal,
       tokenPresent,
       queuedEvents: this.inbox.pending,
     });

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/src/node/endpoint-descriptor.js';
 import type { Logger } from '../../../shared/src/node/logger.js';
 import { runtimeDir, tokenPath } from '../../../shared/src/node/paths.js';
+import { trustedRuntimeDir } from '../../../shared/src/node/runtime-dir.js';
 import { readToken } from '../../../shared/src/node/token.js';
 import { DirChanges } from './dir-changes.js';
 
@@ -46,7 +47,9 @@ export interface Link {
  * found without restarting the MCP server.
  */
 export class HostPool {
-  readonly dir: string;
+  private dirValue: string;
+  /** Why the runtime dir was refused at the last scan (nothing in it is read), else null. */
+  private refusal: ErrorPayload | null = null;
   private readonly connections = new Map<string, HostConnection>();
   private readonly connecting = new Map<string, Promise<HostConnection>>();
   private closedValue = false;
@@ -54,13 +57,23 @@ export class HostPool {
   private thisTurn: { files: string[]; live: HostConnection[] | null } | null = null;
   /** Descriptor file → its path (path.join, in the hot path of every call, costs as much as a readdir). */
   private readonly paths = new Map<string, string>();
-  private readonly dirChanges: DirChanges;
+  private dirChanges: DirChanges;
   /** The connections of the last scan when it linked every descriptor and the dir was watched. */
   private settled: HostConnection[] | null = null;
 
   constructor(private readonly options: HostPoolOptions) {
-    this.dir = runtimeDir(options.home, options.platform);
-    this.dirChanges = new DirChanges(this.dir, (options.platform ?? process.platform) === 'linux');
+    this.dirValue = runtimeDir(options.home, options.platform);
+    this.dirChanges = this.watch(this.dirValue);
+  }
+
+  /** The runtime dir looked in: the one recorded in the home, else this environment's choice. */
+  get dir(): string {
+    return this.dirValue;
+  }
+
+  /** Why the runtime dir was refused at the last scan, else null. */
+  get runtimeDirRefusal(): ErrorPayload | null {
+    return this.refusal;
   }
 
   get closed(): boolean {
@@ -78,6 +91,7 @@ export class HostPool {
       if (this.thisTurn !== null) this.thisTurn.live = live;
       return live;
     }
+    if (this.refusal !== null) throw XipeError.from(this.refusal);
     const problems = links.filter((l) => l.pidAlive && l.error !== null);
     const final = problems.find((l) => l.error !== null && l.error.code !== 'BACKEND_UNREACHABLE');
     if (final?.error != null) throw XipeError.from(final.error);
@@ -105,6 +119,12 @@ export class HostPool {
 
   /** Lists descriptors, reuses open connections, connects to new hosts, drops vanished ones. */
   async scan(): Promise<Link[]> {
+    if (!this.checkDir()) {
+      for (const connection of this.connections.values()) connection.close();
+      this.connections.clear();
+      this.settled = null;
+      return [];
+    }
     // Watched from before the listing, so a change after it ends the unchanged period.
     const wasWatched = this.dirChanges.unchanged;
     const watched = this.dirChanges.mark();
@@ -121,6 +141,35 @@ export class HostPool {
     // A descriptor that failed (stale, refused, wrong token) is tried again on the next call.
     this.settled = watched && links.length > 0 && connections.length === links.length ? connections : null;
     return links;
+  }
+
+  /**
+   * Finds the runtime dir again (a host may have recorded another one) and applies the checks
+   * every client applies before reading it: false, with the refusal kept and logged, when the
+   * record or the folder is unsafe.
+   */
+  private checkDir(): boolean {
+    const { home, platform, logger } = this.options;
+    try {
+      const { dir } = trustedRuntimeDir(home, { platform });
+      this.refusal = null;
+      if (dir !== this.dirValue) {
+        this.dirChanges.close();
+        this.dirValue = dir;
+        this.dirChanges = this.watch(dir);
+        this.paths.clear();
+        this.thisTurn = null;
+      }
+      return true;
+    } catch (err) {
+      this.refusal = toErrorPayload(err);
+      logger.warn('runtime dir refused', { error: this.refusal.message });
+      return false;
+    }
+  }
+
+  private watch(dir: string): DirChanges {
+    return new DirChanges(dir, (this.options.platform ?? process.platform) === 'linux');
   }
 
   /** The token, or null when there is none; throws UNAUTHORIZED when another user owns the file. */
@@ -201,6 +250,9 @@ export class HostPool {
       connection: null,
       error: found.error,
     };
+    if (found.error?.code === 'UNAUTHORIZED') {
+      this.options.logger.warn('host refused before connecting', { file, error: found.error.message });
+    }
     if (found.error !== null || found.descriptor === null) return link;
     try {
       return { ...link, connection: await this.connect(file, found.descriptor) };

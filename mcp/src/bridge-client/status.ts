@@ -1,3 +1,4 @@
+import type { ErrorPayload } from '../../../shared/src/errors.js';
 import { tokenPath } from '../../../shared/src/node/paths.js';
 import type { BridgeReport, HostLinkReport } from '../bridge.js';
 import type { Link } from './host-pool.js';
@@ -5,7 +6,13 @@ import type { Link } from './host-pool.js';
 /** What `bridge_status` and doctor show of every link: one row per descriptor, usable or not. */
 export function bridgeReport(
   links: readonly Link[],
-  context: { home: string; runtimeDir: string; tokenPresent: boolean; queuedEvents: number },
+  context: {
+    home: string;
+    runtimeDir: string;
+    runtimeDirRefused: ErrorPayload | null;
+    tokenPresent: boolean;
+    queuedEvents: number;
+  },
 ): BridgeReport {
   const hosts: HostLinkReport[] = links.map((link) => ({
     descriptor_path: link.descriptorPath,
@@ -19,6 +26,7 @@ export function bridgeReport(
   return {
     home: context.home,
     runtime_dir: context.runtimeDir,
+    runtime_dir_refused: context.runtimeDirRefused,
     token_file: tokenPath(context.home),
     token_present: context.tokenPresent,
     hosts,

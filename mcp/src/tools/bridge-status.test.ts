@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '../../../shared/src/constants.js';
 import { FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
 import { runTool } from '../run-tool.js';
 import { ALLOW_USER_SCRIPTS_HINT, bridgeStatusTool, summarise } from './bridge-status.js';
@@ -24,8 +25,9 @@ describe('bridge_status', () => {
     expect(body).toMatchObject({
       home: '/home',
       runtime_dir: '/home/run',
+      runtime_dir_refused: null,
       workspace: { path: '/ws', has_ideas_folder: false },
-      mcp: { name: 'x-ipe-app-and-agent-interaction', protocol: 1 },
+      mcp: { name: 'x-ipe-app-and-agent-interaction', protocol: PROTOCOL_VERSION },
       token: { file: '/home/token', present: true },
     });
   });
@@ -51,6 +53,7 @@ describe('bridge_status', () => {
     const { summary, nextSteps } = summarise({
       home: '/h',
       runtime_dir: '/h/run',
+      runtime_dir_refused: null,
       token_file: '/h/token',
       token_present: true,
       queued_events: 0,
@@ -74,6 +77,7 @@ describe('bridge_status', () => {
     const { summary, nextSteps } = summarise({
       home: '/h',
       runtime_dir: '/h/run',
+      runtime_dir_refused: null,
       token_file: '/h/token',
       token_present: true,
       queued_events: 0,
@@ -110,6 +114,7 @@ describe('bridge_status', () => {
     const { summary } = summarise({
       home: '/h',
       runtime_dir: '/h/run',
+      runtime_dir_refused: null,
       token_file: '/h/token',
       token_present: false,
       queued_events: 0,

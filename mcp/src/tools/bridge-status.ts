@@ -39,6 +39,7 @@ export const bridgeStatusTool = defineTool({
       },
       home: report.home,
       runtime_dir: report.runtime_dir,
+      runtime_dir_refused: report.runtime_dir_refused,
       token: { file: report.token_file, present: report.token_present },
       hosts: report.hosts,
       queued_events: report.queued_events,
@@ -73,6 +74,13 @@ function queueLine(jobs: readonly QueueEntry[]): string {
 export function summarise(report: BridgeReport): { summary: string; nextSteps: string[] } {
   const reachable = report.hosts.filter((h) => h.reachable && h.host !== null);
   const nextSteps: string[] = [];
+  const refused = report.runtime_dir_refused;
+  if (refused !== null) {
+    return {
+      summary: `No browser link: the runtime dir was refused, so no host in it was contacted (${refused.message})`,
+      nextSteps: [refused.message],
+    };
+  }
   if (reachable.length === 0) {
     const unreachable = report.hosts.filter((h) => !h.reachable && h.pid_alive);
     const why = unreachable.map((h) => `${h.descriptor_path}: ${h.error?.message ?? 'unreachable'}`);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { formatZodError } from '../validation-issues.js';
 
@@ -18,6 +19,24 @@ export const EndpointDescriptor = z.object({
 export type EndpointDescriptor = z.infer<typeof EndpointDescriptor>;
 
 const ENDPOINT_FILE = /^h-(\d+)\.(json|sock)$/;
+
+/**
+ * `<home>/runtime-dir.json` names the runtime dir the hosts chose (`{"dir": "/abs/path"}`, mode
+ * 0600). The browser's host and an agent's MCP server may see different environments (SSH, sudo,
+ * CI: one has `$XDG_RUNTIME_DIR`, the other not), so the host's choice is written down where both
+ * look: the home they share.
+ */
+export const RUNTIME_DIR_RECORD_FILE = 'runtime-dir.json';
+export const RuntimeDirRecord = z.object({
+  dir: z
+    .string()
+    .min(2)
+    .max(200)
+    .refine((dir) => path.isAbsolute(dir) && path.normalize(dir) === dir && !dir.includes('\0'), {
+      message: 'an absolute, normalised path',
+    }),
+});
+export type RuntimeDirRecord = z.infer<typeof RuntimeDirRecord>;
 
 export const descriptorFileName = (pid: number): string => `h-${pid}.json`;
 export const socketFileName = (pid: number): string => `h-${pid}.sock`;

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,7 +8,10 @@ import {
   endpointPath,
   logsDir,
   MAX_SOCKET_PATH_BYTES,
+  recordedRuntimeDir,
   runtimeDir,
+  runtimeDirCandidates,
+  runtimeDirRecordPath,
   tokenPath,
   xipeHome,
 } from './paths.js';
@@ -32,27 +37,53 @@ describe('xipeHome', () => {
 });
 
 describe('runtimeDir / endpointPath', () => {
+  const noXdg = {};
   it('keeps the runtime dir under a short home', () => {
-    expect(runtimeDir('/tmp/h', 'linux')).toBe('/tmp/h/run');
-    expect(endpointPath('/tmp/h', 1234, 'linux')).toBe('/tmp/h/run/h-1234.sock');
-    expect(endpointDescriptorPath('/tmp/h', 1234, 'linux')).toBe('/tmp/h/run/h-1234.json');
+    expect(runtimeDir('/tmp/h', 'linux', noXdg)).toBe('/tmp/h/run');
   });
 
-  it('moves to a short /tmp dir when the home is too long for a socket path', () => {
+  it('prefers $XDG_RUNTIME_DIR, one folder per home, then <home>/run', () => {
+    const env = { XDG_RUNTIME_DIR: '/run/user/1000' };
+    const [xdg, inHome] = runtimeDirCandidates('/tmp/h', env, 'linux');
+    expect(xdg).toMatch(/^\/run\/user\/1000\/xipe-[0-9a-f]{12}$/);
+    expect(inHome).toBe('/tmp/h/run');
+    expect(runtimeDirCandidates('/tmp/h2', env, 'linux')[0]).not.toBe(xdg);
+    expect(runtimeDir('/tmp/h', 'linux', env)).toBe(xdg);
+    // A relative value is not a runtime dir (the XDG spec says to ignore it).
+    expect(runtimeDirCandidates('/tmp/h', { XDG_RUNTIME_DIR: 'run/user' }, 'linux')).toEqual(['/tmp/h/run']);
+  });
+
+  it('has no candidate of its own when the home is too long for a socket path and there is no XDG dir', () => {
     const longHome = `/home/someone/${'very-long-directory-name/'.repeat(6)}x-ipe-uiux`;
-    const dir = runtimeDir(longHome, 'linux');
-    expect(dir.startsWith('/tmp/xipe-')).toBe(true);
-    const socket = endpointPath(longHome, 4194304, 'linux');
-    expect(Buffer.byteLength(socket)).toBeLessThan(MAX_SOCKET_PATH_BYTES);
-    // deterministic: every process computing it from the same home agrees
-    expect(runtimeDir(longHome, 'linux')).toBe(dir);
-    expect(runtimeDir(`${longHome}2`, 'linux')).not.toBe(dir);
-    expect(endpointDescriptorPath(longHome, 7, 'linux')).toBe(path.join(dir, 'h-7.json'));
+    expect(runtimeDirCandidates(longHome, noXdg, 'linux')).toEqual([]);
+    const [xdg] = runtimeDirCandidates(longHome, { XDG_RUNTIME_DIR: '/run/user/1000' }, 'linux');
+    expect(Buffer.byteLength(path.join(xdg ?? '', 'h-4194304.sock'))).toBeLessThanOrEqual(
+      MAX_SOCKET_PATH_BYTES,
+    );
   });
 
   it('counts bytes, not characters, when deciding', () => {
     const home = `/tmp/${'é'.repeat(40)}`; // 45 chars, 85 bytes
-    expect(runtimeDir(home, 'linux').startsWith('/tmp/xipe-')).toBe(true);
+    expect(runtimeDirCandidates(home, noXdg, 'linux')).toEqual([]);
+  });
+
+  it('follows the dir recorded in the home, whatever this environment would choose', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'xp-'));
+    try {
+      fs.writeFileSync(runtimeDirRecordPath(home), JSON.stringify({ dir: '/tmp/xipe-0-abc' }), {
+        mode: 0o600,
+      });
+      expect(recordedRuntimeDir(home)).toBe('/tmp/xipe-0-abc');
+      expect(runtimeDir(home, 'linux', { XDG_RUNTIME_DIR: '/run/user/1000' })).toBe('/tmp/xipe-0-abc');
+      expect(endpointPath(home, 7, 'linux')).toBe('/tmp/xipe-0-abc/h-7.sock');
+      expect(endpointDescriptorPath(home, 7, 'linux')).toBe('/tmp/xipe-0-abc/h-7.json');
+      for (const bad of ['{"dir":"relative/run"}', '{"dir":"/a/../b"}', 'not json', '{}']) {
+        fs.writeFileSync(runtimeDirRecordPath(home), bad);
+        expect(recordedRuntimeDir(home), bad).toBeNull();
+      }
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('uses a named pipe per home and pid on Windows', () => {

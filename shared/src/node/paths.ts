@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { descriptorFileName, socketFileName } from './endpoint-descriptor.js';
+import {
+  descriptorFileName,
+  RUNTIME_DIR_RECORD_FILE,
+  RuntimeDirRecord,
+  socketFileName,
+} from './endpoint-descriptor.js';
 
 /**
  * Everything per-user lives under one home directory. `XIPE_UIUX_HOME` overrides it (tests isolate
@@ -23,26 +29,67 @@ export function xipeHome(env: NodeJS.ProcessEnv = process.env, platform = proces
 export const MAX_SOCKET_PATH_BYTES = 100;
 const SOCKET_NAME_BYTES = socketFileName(4194304).length;
 
+/** Whether a host socket in `dir` stays within the socket path limit. */
+export const socketFits = (dir: string): boolean =>
+  Buffer.byteLength(dir) + 1 + SOCKET_NAME_BYTES <= MAX_SOCKET_PATH_BYTES;
+
+const homeDigest = (home: string): string => createHash('sha256').update(home).digest('hex').slice(0, 12);
+
 /**
- * Directory holding live host endpoints (sockets) and their descriptor files. `<home>/run` when a
- * socket path there fits the limit; otherwise a short directory in /tmp whose name is derived from
- * the home path, so every process computing it from the same home agrees without a lookup.
+ * The runtime dirs this environment would choose, best first: `$XDG_RUNTIME_DIR/xipe-<hash of
+ * home>` (a per-user 0700 folder the system creates at login, so nobody else can plant ours
+ * there), then `<home>/run`; only those where a socket path fits. None fit for a long home
+ * without `$XDG_RUNTIME_DIR`: the host then makes a fresh folder of its own in /tmp and records it.
  */
-export function runtimeDir(home: string, platform = process.platform): string {
+export function runtimeDirCandidates(
+  home: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): string[] {
+  const inHome = path.join(home, 'run');
+  if (platform === 'win32') return [inHome];
+  const candidates: string[] = [];
+  const xdg = env.XDG_RUNTIME_DIR;
+  if (xdg !== undefined && path.isAbsolute(xdg)) candidates.push(path.join(xdg, `xipe-${homeDigest(home)}`));
+  candidates.push(inHome);
+  return candidates.filter(socketFits);
+}
+
+export const runtimeDirRecordPath = (home: string): string => path.join(home, RUNTIME_DIR_RECORD_FILE);
+
+/**
+ * The runtime dir recorded in `<home>`, or null when none is recorded or the record does not
+ * parse. Not checked: it names where to look; a client checks the record, the folder and every
+ * endpoint (`trustedRuntimeDir`, `checkEndpoint`) before it connects.
+ */
+export function recordedRuntimeDir(home: string): string | null {
+  try {
+    const parsed = RuntimeDirRecord.safeParse(
+      JSON.parse(fs.readFileSync(runtimeDirRecordPath(home), 'utf8')),
+    );
+    return parsed.success ? parsed.data.dir : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where the hosts of `home` are: the recorded dir, else this environment's first choice, else
+ * `<home>/run` (where no host can be: nothing to find).
+ */
+export function runtimeDir(home: string, platform = process.platform, env = process.env): string {
   const inHome = path.join(home, 'run');
   if (platform === 'win32') return inHome;
-  if (Buffer.byteLength(inHome) + 1 + SOCKET_NAME_BYTES <= MAX_SOCKET_PATH_BYTES) return inHome;
-  const digest = createHash('sha256').update(home).digest('hex').slice(0, 12);
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return path.join('/tmp', `xipe-${uid}-${digest}`);
+  return recordedRuntimeDir(home) ?? runtimeDirCandidates(home, env, platform)[0] ?? inHome;
 }
+
+/** A host's named pipe on Windows: per home and pid (pipes have no folders). */
+export const pipePath = (home: string, pid: number): string =>
+  `\\\\.\\pipe\\xipe-uiux-${homeDigest(home)}-${pid}`;
 
 /** Where a host listens: a Unix socket in the runtime dir, or a named pipe on Windows. */
 export function endpointPath(home: string, pid: number, platform = process.platform): string {
-  if (platform === 'win32') {
-    const digest = createHash('sha256').update(home).digest('hex').slice(0, 12);
-    return `\\\\.\\pipe\\xipe-uiux-${digest}-${pid}`;
-  }
+  if (platform === 'win32') return pipePath(home, pid);
   return path.join(runtimeDir(home, platform), socketFileName(pid));
 }
 

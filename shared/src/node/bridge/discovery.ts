@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ErrorPayload } from '../../errors.js';
+import { type ErrorPayload, toErrorPayload } from '../../errors.js';
 import { type EndpointDescriptor, listDescriptorFiles, readDescriptor } from '../endpoint-descriptor.js';
 import { runtimeDir } from '../paths.js';
 import { pidAlive } from '../pid.js';
+import { checkEndpoint, type OwnerOptions, trustedRuntimeDir } from '../runtime-dir.js';
 
 /** One descriptor file in the runtime dir and what it says about its host. */
 export interface FoundHost {
@@ -17,7 +18,7 @@ export interface FoundHost {
   error: ErrorPayload | null;
 }
 
-export interface InspectOptions {
+export interface InspectOptions extends OwnerOptions {
   isPidAlive?: (pid: number) => boolean;
   /**
    * Remove the descriptor of a dead host (it was killed before cleaning up). The MCP server does;
@@ -57,6 +58,11 @@ export async function inspectDescriptor(
       error: { code: 'BACKEND_UNREACHABLE', message },
     };
   }
+  try {
+    checkEndpoint(dir, descriptorPath, descriptor, options);
+  } catch (err) {
+    return { file, path: descriptorPath, descriptor, pidAlive: true, error: toErrorPayload(err) };
+  }
   return { file, path: descriptorPath, descriptor, pidAlive: true, error: null };
 }
 
@@ -73,18 +79,33 @@ export async function discoverHosts(dir: string, options: InspectOptions = {}): 
 
 export interface RuntimeDirScan {
   dir: string;
+  /** Why the runtime dir (or its record) was refused, else null: then nothing in it was read. */
+  refused: ErrorPayload | null;
+  /** Live hosts whose descriptor or socket failed the checks: never connected to. */
+  unusable: ErrorPayload[];
   /** Descriptors of live hosts, in file name order. */
   live: EndpointDescriptor[];
   /** Descriptor files that do not parse or whose pid is gone (left for the hosts to clean up). */
   stale: string[];
 }
 
-/** The hosts of `home`'s runtime dir, split into live ones and stale descriptor files. */
+/**
+ * The hosts of `home`'s runtime dir (the recorded one, checked: `trustedRuntimeDir`), split into
+ * live ones whose descriptor and socket passed the checks, refused ones, and stale descriptor files.
+ */
 export async function scanRuntimeDir(home: string, options: InspectOptions = {}): Promise<RuntimeDirScan> {
-  const dir = runtimeDir(home);
-  const scan: RuntimeDirScan = { dir, live: [], stale: [] };
+  let dir = runtimeDir(home, options.platform);
+  try {
+    const trusted = trustedRuntimeDir(home, options);
+    dir = trusted.dir;
+    if (!trusted.exists) return { dir, refused: null, unusable: [], live: [], stale: [] };
+  } catch (err) {
+    return { dir, refused: toErrorPayload(err), unusable: [], live: [], stale: [] };
+  }
+  const scan: RuntimeDirScan = { dir, refused: null, unusable: [], live: [], stale: [] };
   for (const found of await discoverHosts(dir, options)) {
-    if (found.pidAlive && found.descriptor !== null) scan.live.push(found.descriptor);
+    if (found.pidAlive && found.descriptor !== null && found.error === null) scan.live.push(found.descriptor);
+    else if (found.pidAlive && found.error !== null) scan.unusable.push(found.error);
     else scan.stale.push(found.path);
   }
   return scan;

@@ -1,20 +1,13 @@
 import net from 'node:net';
 import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../commands/capture-queue.js';
-import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../constants.js';
-import {
-  type ClientHello,
-  Event,
-  HostHello,
-  type HostInfo,
-  LinkError,
-  Progress,
-  Response,
-} from '../../envelopes.js';
-import { XipeError } from '../../errors.js';
+import { BRIDGE_MAX_FRAME_BYTES } from '../../constants.js';
+import { type ClientProof, Event, type HostInfo, LinkError, Progress, Response } from '../../envelopes.js';
+import { toErrorPayload, XipeError } from '../../errors.js';
 import { RequestTable } from '../../request-table.js';
 import type { EndpointDescriptor } from '../endpoint-descriptor.js';
 import { decodePayload, encodeFrame, FrameError, FrameReader } from '../framing.js';
 import type { Logger } from '../logger.js';
+import { ClientHandshake } from './handshake.js';
 
 /**
  * The link to a host went away before it answered (refused, reset, closed). When the request
@@ -47,7 +40,7 @@ export interface HostConnectionOptions {
   key: string;
   descriptor: EndpointDescriptor;
   token: string;
-  client: ClientHello['client'];
+  client: ClientProof['client'];
   helloTimeoutMs: number;
   logger: Logger;
   onEvent?: (event: Event, connection: HostConnection) => void;
@@ -66,7 +59,8 @@ interface Pending {
 const QUEUED_MAX_MS = QUEUE_WAIT_LIMIT_MS + 2 * QUEUE_WAIT_MARGIN_MS;
 
 /**
- * One authenticated connection to one host: connect, hello with the token, then requests matched
+ * One authenticated connection to one host: connect, the handshake (each side proves it holds
+ * the token, `handshake.ts`), then requests matched
  * to responses by id, each with its own timeout. Events are passed on. Pure transport: it does not
  * know commands; callers parse results. The MCP server keeps one per host for its lifetime; the
  * CLI (`doctor`, `start`) opens one for a single question (`probeHost`).
@@ -131,16 +125,8 @@ export class HostConnection {
           ),
         options.helloTimeoutMs,
       );
-      socket.once('connect', () => {
-        const hello: ClientHello = {
-          type: 'hello',
-          role: 'mcp',
-          protocol: PROTOCOL_VERSION,
-          token: options.token,
-          client: options.client,
-        };
-        socket.write(encodeFrame(hello, BRIDGE_MAX_FRAME_BYTES));
-      });
+      const handshake = new ClientHandshake(options.token, options.client, where);
+      socket.once('connect', () => socket.write(encodeFrame(handshake.hello, BRIDGE_MAX_FRAME_BYTES)));
       socket.on('error', (err: NodeJS.ErrnoException) =>
         fail(
           new LinkLost(`Cannot connect to ${where}: ${err.code ?? err.message}`, {
@@ -153,56 +139,54 @@ export class HostConnection {
         fail(new LinkLost(`${where} closed the connection during the hello`, { pid: descriptor.pid })),
       );
       const onData = (chunk: Buffer): void => {
-        let first: unknown;
-        let rest: Buffer[] = [];
+        let frames: Buffer[];
         try {
-          const frames = reader.push(chunk);
-          if (frames.length === 0) return;
-          first = decodePayload(frames[0] as Buffer);
-          rest = frames.slice(1);
+          frames = reader.push(chunk);
         } catch (err) {
           fail(new XipeError('PROTOCOL_ERROR', `Unreadable hello from ${where}: ${(err as Error).message}`));
           return;
         }
-        const rejected = LinkError.safeParse(first);
-        if (rejected.success) {
-          fail(
-            XipeError.from({
-              ...rejected.data.error,
-              details: { ...rejected.data.error.details, pid: descriptor.pid },
-            }),
-          );
+        for (const [index, frame] of frames.entries()) {
+          let value: unknown;
+          try {
+            value = decodePayload(frame);
+          } catch (err) {
+            fail(
+              new XipeError('PROTOCOL_ERROR', `Unreadable hello from ${where}: ${(err as Error).message}`),
+            );
+            return;
+          }
+          let step: ReturnType<ClientHandshake['step']>;
+          try {
+            step = handshake.step(value);
+          } catch (err) {
+            const error = XipeError.from(toErrorPayload(err));
+            if (error.code === 'UNAUTHORIZED')
+              options.logger.warn('host refused or unproven', { where, error: error.message });
+            fail(
+              XipeError.from({
+                ...toErrorPayload(error),
+                details: { ...error.details, pid: descriptor.pid },
+              }),
+            );
+            return;
+          }
+          if ('send' in step) {
+            socket.write(encodeFrame(step.send, BRIDGE_MAX_FRAME_BYTES));
+            continue;
+          }
+          settled = true;
+          clearTimeout(timer);
+          socket.off('data', onData);
+          socket.removeAllListeners('error');
+          socket.removeAllListeners('close');
+          const connection = new HostConnection(socket, reader, step.host, options).attach();
+          resolve(connection);
+          // Frames that arrived with the hello (e.g. an event) are handled once the caller has the connection.
+          const rest = frames.slice(index + 1);
+          if (rest.length > 0) setImmediate(() => connection.onFrames(rest));
           return;
         }
-        const hello = HostHello.safeParse(first);
-        if (!hello.success) {
-          fail(
-            new XipeError(
-              'PROTOCOL_ERROR',
-              `Unexpected first message from ${where}: not a host hello. Use the same x-ipe-uiux version for every process (reinstall with \`x-ipe-uiux install\`).`,
-            ),
-          );
-          return;
-        }
-        if (hello.data.protocol !== PROTOCOL_VERSION) {
-          fail(
-            new XipeError(
-              'PROTOCOL_ERROR',
-              `${where} speaks protocol ${hello.data.protocol}, this ${options.client.name} ${PROTOCOL_VERSION}: use the same x-ipe-uiux version for both (reinstall with \`x-ipe-uiux install\`).`,
-              { pid: descriptor.pid, host_protocol: hello.data.protocol, protocol: PROTOCOL_VERSION },
-            ),
-          );
-          return;
-        }
-        settled = true;
-        clearTimeout(timer);
-        socket.off('data', onData);
-        socket.removeAllListeners('error');
-        socket.removeAllListeners('close');
-        const connection = new HostConnection(socket, reader, hello.data.host, options).attach();
-        resolve(connection);
-        // Frames that arrived with the hello (e.g. an event) are handled once the caller has the connection.
-        if (rest.length > 0) setImmediate(() => connection.onFrames(rest));
       };
       socket.on('data', onData);
     });

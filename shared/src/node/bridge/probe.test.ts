@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../constants.js';
-import type { ClientHello, HostInfo, Request } from '../../envelopes.js';
+import type { HostInfo, Request } from '../../envelopes.js';
 import type { EndpointDescriptor } from '../endpoint-descriptor.js';
 import { decodePayload, encodeFrame, FrameReader } from '../framing.js';
+import { HostHandshake } from './handshake.js';
 import { probeHost } from './probe.js';
 
-const TOKEN = 'secret';
+const TOKEN = 'secret-token';
 const info: HostInfo = {
   pid: 4242,
   host_version: '0.1.0',
@@ -24,7 +25,7 @@ const info: HostInfo = {
 
 let dir: string;
 let server: net.Server;
-let seen: Array<ClientHello | Request>;
+let seen: Array<Record<string, unknown>>;
 /** What the host answers to a request; null = never. */
 let answer: (request: Request) => unknown;
 
@@ -34,17 +35,24 @@ beforeEach(async () => {
   answer = (request) => ({ type: 'response', id: request.id, ok: true, result: { echoed: request.params } });
   server = net.createServer((socket) => {
     const reader = new FrameReader(BRIDGE_MAX_FRAME_BYTES);
+    const handshake = new HostHandshake(TOKEN);
+    let step: 'hello' | 'proof' | 'open' = 'hello';
     socket.on('error', () => {});
     socket.on('data', (chunk) => {
       for (const frame of reader.push(chunk)) {
-        const message = decodePayload(frame) as ClientHello | Request;
+        const message = decodePayload(frame) as Record<string, unknown>;
         seen.push(message);
-        const reply =
-          message.type === 'hello'
-            ? message.token === TOKEN
-              ? { type: 'hello', role: 'host', protocol: PROTOCOL_VERSION, host: info }
-              : { type: 'error', error: { code: 'UNAUTHORIZED', message: 'wrong token' } }
-            : answer(message);
+        let reply: unknown;
+        if (step === 'open') {
+          reply = answer(message as Request);
+        } else {
+          const outcome = step === 'hello' ? handshake.hello(message) : handshake.proof(message);
+          if ('refuse' in outcome)
+            reply = { type: 'error', error: { code: outcome.refuse.code, message: outcome.refuse.message } };
+          else if ('challenge' in outcome) reply = outcome.challenge;
+          else reply = { type: 'hello', role: 'host', protocol: PROTOCOL_VERSION, host: info };
+          step = step === 'hello' ? 'proof' : 'open';
+        }
         if (reply !== null) socket.write(encodeFrame(reply, BRIDGE_MAX_FRAME_BYTES));
       }
     });
@@ -65,14 +73,11 @@ const descriptor = (): EndpointDescriptor => ({
 });
 
 describe('probeHost', () => {
-  it("says hello as the CLI with the token and returns the host's info", async () => {
+  it("proves the token as the CLI without sending it and returns the host's info", async () => {
     expect(await probeHost(descriptor(), TOKEN)).toEqual({ ok: true, host: info });
-    expect(seen[0]).toMatchObject({
-      type: 'hello',
-      role: 'mcp',
-      token: TOKEN,
-      client: { name: 'x-ipe-uiux-cli' },
-    });
+    expect(seen[0]).toMatchObject({ type: 'hello', role: 'mcp' });
+    expect(seen[1]).toMatchObject({ type: 'proof', client: { name: 'x-ipe-uiux-cli' } });
+    expect(JSON.stringify(seen)).not.toContain(TOKEN);
   });
 
   it('sends one request and returns its result or its error', async () => {
