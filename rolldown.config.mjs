@@ -6,7 +6,9 @@ import { defineConfig } from 'rolldown';
 export default defineConfig({
   input: { cli: 'cli/src/main.ts' },
   platform: 'node',
-  external: [/^node:/],
+  // jsdom (the host's DOM for the SVG sanitizer) stays a runtime dependency, loaded on first use:
+  // it reads files of its own next to its code, which a bundle would not carry.
+  external: [/^node:/, 'jsdom'],
   // jsonc-parser's `main` is a UMD build whose requires a bundler cannot follow; its `module`
   // build is plain ESM.
   resolve: { mainFields: ['module', 'main'] },

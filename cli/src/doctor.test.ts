@@ -7,8 +7,9 @@ import { EXTENSION_ID, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
 import type { ProbeOutcome } from '../../shared/src/node/bridge/probe.js';
 import { runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
-import { type CheckResult, type DoctorDeps, extensionIdFromKey, formatReport, runChecks } from './doctor.js';
-import { launcherHome, launcherTargets } from './doctor-host-manifest.js';
+import { extensionIdFromKey } from './doctor/extension-built.js';
+import { launcherHome, launcherTargets } from './doctor/host-manifest.js';
+import { type CheckResult, type DoctorDeps, formatReport, runChecks } from './doctor.js';
 import type { BrowserSearch } from './find-browser.js';
 import { install, launcherScript, type RegistrySeam, userDataDirManifest } from './install.js';
 import { packageRoot } from './package-root.js';
@@ -276,11 +277,11 @@ describe('doctor', () => {
     expect(c?.fix).toContain('Allow User Scripts');
   });
 
-  it('workspace without x-ipe-docs/ideas → fail with mkdir', async () => {
+  it('workspace without x-ipe-docs/ideas → fail with init --idea', async () => {
     fs.rmSync(path.join(deps.workspace, 'x-ipe-docs'), { recursive: true });
     const [c] = await failing();
     expect(c).toMatchObject({ id: 'workspace', status: 'fail' });
-    expect(c?.fix).toContain('mkdir -p');
+    expect(c?.fix).toContain('x-ipe-uiux init --idea');
     expect(formatReport(await runChecks(deps))).toMatch(
       /\[FAIL\] workspace has x-ipe-docs\/ideas: .*\n {7}fix: /,
     );

@@ -5,7 +5,9 @@ import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
 import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
 import { INIT_COMMAND } from '../../shared/src/node/cli-commands.js';
 import { argsOrExit, UsageError } from '../../shared/src/node/command-line.js';
+import { xipeHome } from '../../shared/src/node/paths.js';
 import { withGuide } from './agent-guide.js';
+import { checkIdeaName, setUpProject } from './first-idea.js';
 import { JsoncError, parseJsonc, setJsoncProperty } from './jsonc.js';
 import { acceptedNodeFlags, MCP_NODE_FLAGS } from './node-flags.js';
 import { cliEntry } from './package-root.js';
@@ -251,6 +253,7 @@ export async function runInit(argv: string[]): Promise<number> {
       args.values.client !== undefined
         ? { clients: parseClientFlag(args.values.client), skipped: [] }
         : await chooseClients(ctx, terminalQuestion());
+    const idea = args.values.idea !== undefined ? checkIdeaName(args.values.idea) : undefined;
     const results = initClients(choice.clients, ctx);
     let refused = 0;
     for (const r of results) {
@@ -263,9 +266,11 @@ export async function runInit(argv: string[]): Promise<number> {
       process.stdout.write(`${r.client}: ${r.guide} agent guide in ${r.guideFile}\n`);
     }
     for (const line of choice.skipped) process.stdout.write(`${line}\n`);
+    const project = await setUpProject({ workspace, home: xipeHome(), idea, ask: terminalQuestion() });
+    for (const line of project.lines) process.stdout.write(`${line}\n`);
     if (refused === 0) {
       process.stdout.write(
-        'Restart the agent so it picks up the server; `x-ipe-uiux doctor` checks the browser side.\n',
+        'Next: `x-ipe-uiux start --workspace .` opens the browser; `x-ipe-uiux doctor` checks every link; restart the agent so it picks up the server.\n',
       );
     }
     return refused === 0 ? 0 : 1;

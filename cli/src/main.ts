@@ -8,10 +8,12 @@ import { commandHelp } from '../../shared/src/node/command-line.js';
 function usage(): string {
   const width = Math.max(...CLI_COMMANDS.map((c) => c.name.length)) + 2;
   return [
-    'Usage: x-ipe-uiux <command> [options]   (x-ipe-uiux <command> --help for its options)',
+    'Usage: x-ipe-uiux <command> [options]   (x-ipe-uiux help <command> for its options)',
     '',
     'Commands:',
     ...CLI_COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'x-ipe-uiux --version prints the version.',
     '',
     'Environment: XIPE_UIUX_HOME (per-user state), CHROME_PATH (browser), XIPE_UIUX_LOG_LEVEL,',
     '  XIPE_UIUX_TOOL_TIMEOUT_MS (MCP tool time limit, default 30000).',
@@ -60,8 +62,25 @@ export async function main(argv: string[]): Promise<number> {
       const { runStart } = await import('./start.js');
       return runStart(rest);
     }
+    case '--version':
+    case '-v':
+    case 'version': {
+      const { PACKAGE_VERSION } = await import('../../shared/src/node/version.js');
+      process.stdout.write(`${PACKAGE_VERSION}\n`);
+      return 0;
+    }
+    case 'help': {
+      // `help <command>` is that command's --help.
+      const [topic] = rest;
+      const spec = CLI_COMMANDS.find((c) => c.name === topic);
+      if (topic !== undefined && spec === undefined) {
+        process.stderr.write(`x-ipe-uiux help: unknown command '${topic}'\n\n${usage()}`);
+        return 2;
+      }
+      process.stdout.write(spec !== undefined ? commandHelp(spec) : usage());
+      return 0;
+    }
     case undefined:
-    case 'help':
     case '--help':
     case '-h':
       process.stdout.write(usage());

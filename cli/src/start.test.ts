@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureDemoWorkspace, resolveInside, serveDirectory } from './demo.js';
 import { classify, findBrowser, majorVersion } from './find-browser.js';
 import { profileLockHolder } from './profile.js';
-import { browserArgs } from './start.js';
+import { browserArgs } from './start-browser.js';
 
 let tmp: string;
 beforeEach(() => {

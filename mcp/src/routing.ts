@@ -1,6 +1,6 @@
 import type { TabTarget } from '../../shared/src/commands/index.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
-import { XipeError } from '../../shared/src/errors.js';
+import { invalidField, XipeError } from '../../shared/src/errors.js';
 import type { BridgeClient } from './bridge.js';
 import { listAllTabs } from './tab-list.js';
 
@@ -34,10 +34,15 @@ export function routeOptions(route: { browser?: string }): { browser?: string } 
 const browserIdOf = (host: { info: HostInfo }): string | undefined => host.info.extension?.browser.browser_id;
 
 function severalBrowsers(ids: readonly (string | undefined)[], pass: string): XipeError {
-  return new XipeError(
-    'VALIDATION_ERROR',
-    `browser: ${ids.length} browsers are connected (${ids.join(', ')}); pass ${pass} (see list_tabs).`,
-    { field: 'browser', connected_browsers: ids },
+  return invalidField(
+    'browser',
+    `one of the ${ids.length} connected browsers (${ids.join(', ')})`,
+    undefined,
+    'input',
+    {
+      hint: `Pass ${pass} (see list_tabs).`,
+      details: { field: 'browser', connected_browsers: ids },
+    },
   );
 }
 
@@ -81,10 +86,15 @@ export async function resolveRoute(
       );
     }
     if (args.browser !== undefined && args.browser !== tab.browser_id) {
-      throw new XipeError(
-        'VALIDATION_ERROR',
-        `browser: page_index ${args.page_index} is a tab of ${tab.browser_id}, not ${args.browser}. Drop \`browser\` or pick a page_index of that browser from list_tabs.`,
-        { field: 'browser', page_index: args.page_index, tab_browser: tab.browser_id },
+      throw invalidField(
+        'browser',
+        `${tab.browser_id}, the browser of page_index ${args.page_index}`,
+        args.browser,
+        'input',
+        {
+          hint: 'Drop `browser`, or pick a page_index of that browser from list_tabs.',
+          details: { field: 'browser', page_index: args.page_index, tab_browser: tab.browser_id },
+        },
       );
     }
     return { browser: tab.browser_id, target: { tab_id: tab.tab_id } };
@@ -104,10 +114,15 @@ export async function resolveRoute(
     );
   }
   if (browsers.length > 1) {
-    throw new XipeError(
-      'VALIDATION_ERROR',
-      `browser: ${what} matches tabs in ${browsers.length} browsers (${browsers.join(', ')}); pass \`browser\` to choose one.`,
-      { field: 'browser', matching_browsers: browsers },
+    throw invalidField(
+      'browser',
+      `one of ${browsers.join(', ')}: ${what} matches tabs in each`,
+      undefined,
+      'input',
+      {
+        hint: 'Pass `browser` to choose one.',
+        details: { field: 'browser', matching_browsers: browsers },
+      },
     );
   }
   return { browser: only, target: direct };
@@ -146,10 +161,12 @@ export async function pickHost<H extends { info: HostInfo }>(
         { browser: options.browser, connected_browsers: ids },
       );
     }
-    throw new XipeError(
-      'VALIDATION_ERROR',
-      `browser: no connected browser has id ${options.browser}; connected: ${ids.join(', ') || 'none'}. Use a browser_id from list_tabs.`,
-      { field: 'browser', connected_browsers: ids },
+    throw invalidField(
+      'browser',
+      `the id of a connected browser (${ids.join(', ') || 'none is connected'})`,
+      options.browser,
+      'input',
+      { hint: 'Use a browser_id from list_tabs.', details: { field: 'browser', connected_browsers: ids } },
     );
   }
   const [single] = withExtension;

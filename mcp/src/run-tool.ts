@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../shared/src/commands/capture-queue.js';
 import { Deadlines } from '../../shared/src/deadlines.js';
 import type { Progress } from '../../shared/src/envelopes.js';
@@ -5,6 +6,7 @@ import { validationError, XipeError } from '../../shared/src/errors.js';
 import { type AuditEntry, type AuditLog, type AuditTarget, auditTarget } from './audit-log.js';
 import type { CallToolResult } from './sdk.js';
 import { type TimeoutSettings, timeoutSettings, toolTimeoutMs } from './timeouts.js';
+import { acceptJsonText, jsonTextFields } from './tool-json-schema.js';
 import { errorResult, successResult } from './tool-result.js';
 import type { AnyTool, ToolContext, ToolOutput } from './tools/define-tool.js';
 
@@ -27,13 +29,12 @@ export async function runTool(
   options: RunOptions = {},
 ): Promise<CallToolResult> {
   const started = performance.now();
-  const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
+  // A client that typed an object or array argument as a string sent it as JSON text: take its value.
+  const args = acceptJsonText(tool, rawArgs ?? {});
+  const parsed = tool.inputSchema.safeParse(args);
   let result: CallToolResult;
   if (!parsed.success) {
-    result = errorResult(
-      validationError(parsed.error, `arguments for ${tool.name}`, rawArgs ?? {}),
-      tool.name,
-    );
+    result = errorResult(argumentsRefused(tool, parsed.error, args), tool.name);
   } else {
     const limitMs = toolTimeoutMs(options.timeouts ?? timeoutSettings(null), tool, parsed.data);
     try {
@@ -61,13 +62,26 @@ export async function runTool(
     time: Date.now(),
     tool: tool.name,
     // Only the targeting fields are kept: a call's payload is not held until the records are written.
-    target: auditTarget(parsed.success ? parsed.data : rawArgs),
+    target: auditTarget(parsed.success ? parsed.data : args),
     durationMs,
     outcome,
     errorCode,
     session: options.session,
   });
   return result;
+}
+
+/**
+ * The VALIDATION_ERROR for arguments the schema refused; when an object or array came as text that
+ * is not JSON of that kind, the next step says so.
+ */
+function argumentsRefused(tool: AnyTool, error: z.ZodError, args: unknown): XipeError {
+  const text = jsonTextFields(tool, args).map((field) => `\`${field}\``);
+  const hint =
+    text.length === 0
+      ? undefined
+      : `You sent JSON text for ${text.join(', ')}: send ${text.length > 1 ? 'them' : 'it'} as JSON values (an object or array, not a string), or fix the text so it parses.`;
+  return validationError(error, `arguments for ${tool.name}`, args, hint);
 }
 
 /** What one call's log line and audit entry are made of, once written. */

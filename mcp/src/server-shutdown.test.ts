@@ -39,7 +39,7 @@ describe('ProtocolGuard.settled', () => {
     setTimeout(release, 10);
     await guard.settled(10_000);
     await server.close();
-    expect((await answer).structuredContent).toEqual({ done: true });
+    expect((await answer).structuredContent).toEqual({ status: 'success', done: true });
   });
 
   it('returns at once when nothing runs', async () => {

@@ -19,6 +19,7 @@ import { runTool, writeCallRecords } from './run-tool.js';
 import { JsonRpcErrorCode, McpError, Server } from './sdk.js';
 import { SentScripts } from './sent-scripts.js';
 import { type TimeoutSettings, timeoutSettings } from './timeouts.js';
+import { toolInputJsonSchema } from './tool-json-schema.js';
 import type { AnyTool } from './tools/define-tool.js';
 import { TOOLS } from './tools/registry.js';
 
@@ -151,25 +152,13 @@ export function createServer(deps: ServerDeps): Server {
   return server;
 }
 
-/** A tool as tools/list shows it: its real input schema as JSON Schema, the title from its annotations. */
+/** A tool as tools/list shows it: its input schema as clients read it (tool-json-schema.ts), the title from its annotations. */
 function listedTool(tool: AnyTool) {
   return {
     name: tool.name,
     ...(tool.annotations?.title !== undefined ? { title: tool.annotations.title } : {}),
     description: tool.description,
-    inputSchema: inputJsonSchema(tool),
+    inputSchema: toolInputJsonSchema(tool),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
   };
-}
-
-const SCHEMAS = new WeakMap<AnyTool, Record<string, unknown>>();
-
-/** Draft-07, the dialect every client we know of accepts (computed once per tool). */
-function inputJsonSchema(tool: AnyTool): { type: 'object'; [key: string]: unknown } {
-  let schema = SCHEMAS.get(tool);
-  if (schema === undefined) {
-    schema = z.toJSONSchema(tool.inputSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
-    SCHEMAS.set(tool, schema);
-  }
-  return { ...schema, type: 'object' };
 }

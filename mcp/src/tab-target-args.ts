@@ -7,19 +7,10 @@ import { TabTarget } from '../../shared/src/commands/target.js';
  * `resolveRoute` in tools/inject-script.ts.
  */
 export const tabTargetShape = {
-  tab_id: TabTarget.shape.tab_id.describe('Target tab id (from list_tabs).'),
-  url_contains: TabTarget.shape.url_contains.describe('Target the tab whose URL contains this text.'),
-  page_index: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe('Target by 0-based position in list_tabs order.'),
-  browser: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('browser_id (from list_tabs) when several browsers are connected.'),
+  tab_id: TabTarget.shape.tab_id.describe('Tab id (list_tabs).'),
+  url_contains: TabTarget.shape.url_contains.describe('The tab whose URL contains this.'),
+  page_index: z.number().int().nonnegative().optional().describe('0-based position in list_tabs.'),
+  browser: z.string().min(1).optional().describe('browser_id (list_tabs), when several are connected.'),
 };
 
 /** At most one of tab_id, url_contains, page_index. */
@@ -32,7 +23,8 @@ export function refineOneTarget(
     ctx.addIssue({
       code: 'custom',
       path: [given[1] ?? 'page_index'],
-      message: `give at most one of tab_id, url_contains, page_index (got ${given.join(' and ')})`,
+      message: 'at most one of tab_id, url_contains, page_index',
+      params: { received: given.join(' and ') },
     });
   }
 }

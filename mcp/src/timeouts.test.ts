@@ -93,7 +93,7 @@ describe('runTool time limit', () => {
     const result = await runTool(quick, {}, toolContext(new FakeBridge()), {
       timeouts: timeoutSettings({ tool_timeouts: { quick_tool: 1 } }, {}),
     });
-    expect(result.structuredContent).toEqual({ waited_for: 50 });
+    expect(result.structuredContent).toEqual({ status: 'success', waited_for: 50 });
   });
 
   it('pauses the limit while the browser says the call is queued, then gives it the full limit from its start', async () => {

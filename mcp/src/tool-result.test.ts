@@ -6,8 +6,11 @@ describe('tool results', () => {
   it('puts the success object in the first text item and in structuredContent', () => {
     const result = successResult({ success: true, returnValue: 42 });
     expect(result.isError).toBeUndefined();
-    expect(result.content).toEqual([{ type: 'text', text: '{"success":true,"returnValue":42}' }]);
-    expect(result.structuredContent).toEqual({ success: true, returnValue: 42 });
+    // Every success carries status "success", first (DESIGN §5).
+    expect(result.content).toEqual([
+      { type: 'text', text: '{"status":"success","success":true,"returnValue":42}' },
+    ]);
+    expect(result.structuredContent).toEqual({ status: 'success', success: true, returnValue: 42 });
   });
 
   it('maps a XipeError to {error, message, details, tool_name}', () => {

@@ -1,4 +1,5 @@
-import { type ErrorCode, ErrorPayload, XipeError } from '../../shared/src/errors.js';
+import { type ErrorCode, ErrorPayload, refusalMessage, XipeError } from '../../shared/src/errors.js';
+import type { ValidationIssue } from '../../shared/src/validation-issues.js';
 import type { CallToolResult } from './sdk.js';
 import { type ToolOutput, ToolReply } from './tools/define-tool.js';
 
@@ -12,10 +13,11 @@ export interface ToolErrorObject {
 
 /**
  * A handler's success object → one JSON text item plus the same object as structuredContent; its
- * images (if any) follow as `image` content blocks.
+ * images (if any) follow as `image` content blocks. Every success carries `status: "success"`
+ * (DESIGN §5), first, whatever else the tool returns.
  */
 export function successResult(output: ToolOutput): CallToolResult {
-  const value = output instanceof ToolReply ? output.value : output;
+  const value = { status: 'success', ...(output instanceof ToolReply ? output.value : output) };
   const images = output instanceof ToolReply ? output.images : [];
   return {
     content: [
@@ -36,7 +38,7 @@ export function toToolError(err: unknown, toolName: string): ToolErrorObject {
   if (relayed !== undefined) {
     return {
       error: relayed.code,
-      message: relayed.message,
+      message: restated(relayed, toolName),
       details: relayed.details ?? {},
       tool_name: toolName,
     };
@@ -49,6 +51,25 @@ export function toToolError(err: unknown, toolName: string): ToolErrorObject {
     tool_name: toolName,
   };
 }
+
+/**
+ * A refusal with its issues is restated with the one prefix an agent reads for every tool
+ * (`Invalid arguments for <tool>:`), whichever process refused and however it named the input.
+ */
+function restated(payload: ErrorPayload, toolName: string): string {
+  const issues = payload.details?.issues;
+  if (payload.code !== 'VALIDATION_ERROR' || !Array.isArray(issues) || !issues.every(isIssue))
+    return payload.message;
+  const next = payload.details?.next_step;
+  return refusalMessage(`arguments for ${toolName}`, issues, typeof next === 'string' ? next : undefined);
+}
+
+const isIssue = (value: unknown): value is ValidationIssue =>
+  typeof value === 'object' &&
+  value !== null &&
+  ['field', 'expected', 'received', 'message'].every(
+    (key) => typeof (value as Record<string, unknown>)[key] === 'string',
+  );
 
 export function errorResult(err: unknown, toolName: string): CallToolResult {
   const obj = toToolError(err, toolName);

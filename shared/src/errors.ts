@@ -64,12 +64,26 @@ export function toErrorPayload(err: unknown): ErrorPayload {
 }
 
 /**
+ * One grammar for every refusal (DESIGN §4, §5): `Invalid <what>: <field>: expected X, got Y[; …].
+ * <next step>` — the field path, what would have been accepted, what came, then what to do. The
+ * MCP server states <what> as `arguments for <tool>` for every tool (mcp/src/tool-result.ts), so an
+ * agent reads one prefix whichever process refused. `details.issues` holds each issue apart, and
+ * `details.next_step` the next step when it is not the default one.
+ */
+export const DEFAULT_NEXT_STEP = 'Correct the field(s) named and try again.';
+
+/**
  * Turns a zod failure into a VALIDATION_ERROR whose message and `details.issues` name, for every
  * problem, the field path, what was expected and what came. `input` is the value that was parsed
  * (the received values are read from it).
  */
-export function validationError(error: z.ZodError, what: string, input: unknown): XipeError {
-  return invalidInput(describeZodIssues(error.issues, input), what);
+export function validationError(error: z.ZodError, what: string, input: unknown, hint?: string): XipeError {
+  return invalidInput(describeZodIssues(error.issues, input), what, hint === undefined ? {} : { hint });
+}
+
+/** The message of a refusal, in the grammar above. */
+export function refusalMessage(what: string, issues: readonly ValidationIssue[], nextStep?: string): string {
+  return `Invalid ${what}: ${summarizeIssues(issues)}. ${nextStep ?? DEFAULT_NEXT_STEP}`;
 }
 
 /** A VALIDATION_ERROR for issues found by hand (checks that are not zod schemas). */
@@ -78,10 +92,10 @@ export function invalidInput(
   what: string,
   extra: { hint?: string; details?: Record<string, unknown> } = {},
 ): XipeError {
-  const hint = extra.hint !== undefined ? ` ${extra.hint}` : '';
-  return new XipeError('VALIDATION_ERROR', `Invalid ${what}: ${summarizeIssues(issues)}.${hint}`, {
+  return new XipeError('VALIDATION_ERROR', refusalMessage(what, issues, extra.hint), {
     ...extra.details,
     issues: [...issues],
+    ...(extra.hint !== undefined ? { next_step: extra.hint } : {}),
   });
 }
 

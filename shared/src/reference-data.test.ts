@@ -217,7 +217,7 @@ describe('validation messages', () => {
       elements: [{ id: 'elem-001', selector: 'a', bounding_box: { x: 0, y: 0, width: '12px', height: 1 } }],
     });
     expect(errorOf(data).message).toBe(
-      'Invalid reference data: elements.0.bounding_box.width: expected a number ≥ 0, got "12px".',
+      'Invalid reference data: elements.0.bounding_box.width: expected a number ≥ 0, got "12px". Correct the field(s) named and try again.',
     );
     const nested = errorOf(referenceData({ colors: [{ id: 'c1', hex: 'blue' }], timestamp: undefined }));
     expect(nested.message).not.toMatch(/Invalid input|Invalid option|Too (small|big)/);

@@ -251,6 +251,10 @@ export const SaveResult = z.object({
   workspace: z.string(),
   /** When the save carried areas or static resources: the referenced-elements.json they landed in. */
   referenced_elements_path: z.string().optional(),
+  /** The summary rewritten from it (read it next). */
+  summary_path: z.string().optional(),
+  /** The idea's design tokens (DTCG), rewritten on every save that leaves tokens to write. */
+  tokens_path: z.string().optional(),
   /** The ids of the areas this save added or replaced there. */
   area_ids: z.array(z.string()).optional(),
 });

@@ -14,7 +14,7 @@ export type { ColorRole } from './design-tokens.js';
  * worker and the host can embed these in classic schemas.
  */
 
-const finite = () => z.number().check(z.refine(Number.isFinite, 'must be a finite number'));
+const finite = () => z.number().check(z.refine(Number.isFinite, 'a finite number'));
 const shortText = (max: number) => z.string().check(z.maxLength(max));
 
 /** Prefix of every toolbar message type, so the worker can ignore other runtime messages fast. */
@@ -387,6 +387,8 @@ export const DeepCaptureSavedData = z.object({
     structure_html: z.string(),
     styles_css: z.string(),
     screenshot: z.string(),
+    summary: z.optional(z.string()),
+    tokens: z.optional(z.string()),
   }),
 });
 

@@ -105,10 +105,10 @@ describe('two browsers, one MCP server', () => {
     });
 
     const toolbar = await mcp.call('inject_toolbar', { browser: other, url_contains: '/other' });
-    expect(toolbar.body).toMatchObject({ success: true, tab: { url: env.url('/other') } });
+    expect(toolbar.body).toMatchObject({ status: 'success', tab: { url: env.url('/other') } });
     const shot = await mcp.call('capture_screenshot', { url_contains: '/other', output_path: 'b2.png' });
     expect(shot.body).toMatchObject({
-      success: true,
+      status: 'success',
       width: expect.any(Number),
       tab: { url: env.url('/other') },
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openToolbarOnPage } from '../../cli/src/start.js';
+import { openToolbarOnPage } from '../../cli/src/start-browser.js';
 import { readToken } from '../../shared/src/node/token.js';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
@@ -59,7 +59,7 @@ describe('agent tools without user scripts', () => {
       const first = await mcp.call('inject_toolbar', { url_contains: '/csp' });
       expect(first.isError).toBe(false);
       expect(first.body).toMatchObject({
-        success: true,
+        status: 'success',
         already_open: false,
         tab: { url: env.url('/csp'), title: 'Strict CSP page' },
       });
@@ -67,11 +67,11 @@ describe('agent tools without user scripts', () => {
       try {
         await waitUntil('the toolbar', async () => ((await ui.count('.status')) === 1 ? true : null));
         const second = await mcp.call('inject_toolbar', { url_contains: '/csp' });
-        expect(second.body).toMatchObject({ success: true, already_open: true });
+        expect(second.body).toMatchObject({ status: 'success', already_open: true });
         expect(await ui.hostCount()).toBe(1);
         // cleanup_before replaces it: still exactly one.
         const fresh = await mcp.call('inject_toolbar', { url_contains: '/csp', cleanup_before: true });
-        expect(fresh.body).toMatchObject({ success: true, already_open: false });
+        expect(fresh.body).toMatchObject({ status: 'success', already_open: false });
         await waitUntil('the new toolbar', async () => ((await ui.count('.status')) === 1 ? true : null));
         expect(await ui.hostCount()).toBe(1);
       } finally {
@@ -126,7 +126,7 @@ describe('agent tools without user scripts', () => {
       const file = path.join(fs.realpathSync(env.workspace), 'shots', 'h1.png');
       const r = await rectOf(demo, '.hero h1');
       expect(body).toMatchObject({
-        success: true,
+        status: 'success',
         path: file,
         relative_path: 'shots/h1.png',
         mode: 'element',
@@ -274,7 +274,9 @@ describe('agent tools without user scripts', () => {
       });
       expect(idea.body).toMatchObject({
         error: 'IDEA_NOT_FOUND',
-        message: 'Idea folder not found: No Such Idea',
+        message: expect.stringMatching(
+          /^Idea folder not found: No Such Idea\. Looked in \S.*: existing ideas: "001\. Demo Idea"\. Pass one of the existing names/,
+        ),
       });
     });
   });

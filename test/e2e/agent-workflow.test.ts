@@ -58,7 +58,7 @@ describe('agent and designer, one session', () => {
 
     // 2. It opens the toolbar there.
     const opened = await call('inject_toolbar', { page_index: tab?.page_index });
-    expect(opened).toMatchObject({ success: true, already_open: false });
+    expect(opened).toMatchObject({ status: 'success', already_open: false });
 
     // 3. The designer picks the call-to-action button and writes a note.
     const ui = await ToolbarDriver.attach(page);
@@ -103,7 +103,7 @@ describe('agent and designer, one session', () => {
       idea_folder: IDEA,
     });
     expect(shot).toMatchObject({
-      success: true,
+      status: 'success',
       mode: 'element',
       relative_path: `x-ipe-docs/ideas/${IDEA}/uiux-references/screenshots/elem-001-crop.png`,
     });

@@ -377,7 +377,7 @@ describe('capture_area', () => {
       });
       expect(both.isError).toBe(true);
       expect(both.body).toMatchObject({ error: 'VALIDATION_ERROR' });
-      expect(String(both.body.message)).toMatch(/selector or rect, not both/);
+      expect(String(both.body.message)).toMatch(/rect: expected exactly one of selector and rect, got both/);
       const neither = await mcp.call('capture_area', { idea_folder: IDEA });
       expect(neither.body).toMatchObject({ error: 'VALIDATION_ERROR' });
       const unknown = await mcp.call('capture_area', {

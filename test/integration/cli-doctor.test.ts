@@ -114,6 +114,8 @@ describe('doctor against a real host', () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.filter((l) => /^\[(?: ok |warn|FAIL|skip)\] /.test(l))).toHaveLength(8);
-    expect(r.stdout).toMatch(/\[FAIL\] workspace has x-ipe-docs\/ideas: .*\n {7}fix: .*mkdir -p/);
+    expect(r.stdout).toMatch(
+      /\[FAIL\] workspace has x-ipe-docs\/ideas: .*\n {7}fix: .*x-ipe-uiux init --idea/,
+    );
   });
 });

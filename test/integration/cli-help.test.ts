@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_COMMANDS } from '../../shared/src/node/cli-commands.js';
-import { CLI_BIN } from '../helpers/fake-extension.js';
+import { CLI_BIN, REPO_ROOT } from '../helpers/fake-extension.js';
 
 // `x-ipe-uiux <command> --help` for every command, from the real entry point: help, exit 0, and
 // nothing else happens (no browser, no server, no file written).
@@ -45,5 +45,27 @@ describe('x-ipe-uiux --help', () => {
       'x-ipe-uiux start: unknown option --headles\nRun `x-ipe-uiux start --help` for usage.\n',
     );
     expect(run('doctor', '--workspace').stderr).toContain('--workspace needs a value');
+  });
+
+  it('help <command> is the command’s --help, and --version prints the package version', () => {
+    for (const c of CLI_COMMANDS) {
+      const r = run('help', c.name);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toBe(run(c.name, '--help').stdout);
+    }
+    const unknown = run('help', 'nope');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^x-ipe-uiux help: unknown command 'nope'/);
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-v', 'version']) expect(run(flag).stdout).toBe(`${pkg.version}\n`);
+  });
+
+  it('says what --token-in-path puts in the URL: a secret derived from the token, not the token', () => {
+    const help = run('mcp', '--help').stdout;
+    expect(help).toContain('/<secret>/mcp');
+    expect(help).toContain('HMAC of the token');
+    expect(help).not.toContain('/<token>/mcp');
   });
 });

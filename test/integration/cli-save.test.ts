@@ -128,17 +128,25 @@ describe('x-ipe-uiux save', () => {
 
     const missing = save(['--data', JSON.stringify(referenceData({ idea_folder: 'nope' }))]);
     expect(missing.status).toBe(1);
-    expect(json(missing)).toMatchObject({ error: 'IDEA_NOT_FOUND', message: 'Idea folder not found: nope' });
+    expect(json(missing)).toMatchObject({
+      error: 'IDEA_NOT_FOUND',
+      message: expect.stringMatching(
+        /^Idea folder not found: nope\. Looked in .+ existing ideas: .+ Pass one of the existing names/,
+      ),
+    });
     const missingText = save([
       '--format',
       'text',
       '--data',
       JSON.stringify(referenceData({ idea_folder: 'nope' })),
     ]);
+    // The text output is the message alone: where it looked, what exists and what to do are in it.
     expect(missingText).toMatchObject({
       status: 1,
       stdout: '',
-      stderr: 'IDEA_NOT_FOUND: Idea folder not found: nope\n',
+      stderr: expect.stringMatching(
+        /^IDEA_NOT_FOUND: Idea folder not found: nope\. Looked in \S.*: existing ideas: .+\. Pass one of the existing names exactly, or create the folder first \(`x-ipe-uiux init --idea NAME`; the store never creates it\)\.\n$/,
+      ),
     });
 
     const big = save(['--data-file', writeData(referenceData())], {

@@ -177,6 +177,7 @@ describe('x-ipe-uiux mcp in front of a real host', () => {
       cleanup_before: true,
     });
     expect(injected.body).toEqual({
+      status: 'success',
       success: true,
       returnValue: { ran: true, tab: 41 },
       tab: TAB,

@@ -10,8 +10,9 @@ import { REPO_ROOT } from '../helpers/fake-extension.js';
 
 // `npx`-style use of a packed tarball: `npm pack` (dist/ as the global setup built it), install it
 // into an empty folder, and run `x-ipe-uiux install`, `mcp` and `start --headless` from there.
-// The package has no runtime dependencies (dist/cli bundles them), so installing it reads nothing
-// from the registry.
+// dist/cli bundles every runtime dependency but jsdom (the host's DOM for the SVG sanitizer, which
+// reads files next to its own code and so cannot be bundled): the tarball carries it
+// (bundleDependencies), so installing the package still reads nothing from the registry.
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -63,6 +64,11 @@ describe('the packed tarball, installed into an empty folder', () => {
     expect(
       fs.readdirSync(path.join(app, 'node_modules')).filter((d) => d !== '.bin' && !d.startsWith('.')),
     ).toEqual(['x-ipe-uiux-reference']);
+    const own = fs.readdirSync(path.join(root, 'node_modules'));
+    expect(own).toContain('jsdom');
+    // Nothing the build uses came along.
+    for (const dev of ['vite', 'typescript', 'dompurify', 'happy-dom', 'puppeteer-core'])
+      expect(own, dev).not.toContain(dev);
   });
 
   it('npx x-ipe-uiux install registers a host whose launcher runs the installed package', () => {

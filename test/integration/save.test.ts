@@ -133,7 +133,10 @@ describe('save_uiux_reference through the real MCP server and host', () => {
     expect(invalid.body.message).toContain('timestamp');
 
     const missing = await callSave(client, referenceData({ idea_folder: 'nope' }));
-    expect(missing.body).toMatchObject({ error: 'IDEA_NOT_FOUND', message: 'Idea folder not found: nope' });
+    expect(missing.body).toMatchObject({
+      error: 'IDEA_NOT_FOUND',
+      message: expect.stringMatching(/^Idea folder not found: nope\. Looked in /),
+    });
 
     const sized = (bytes: number) =>
       referenceData({
@@ -281,7 +284,10 @@ describe('save_uiux_reference through the real MCP server and host', () => {
       expect(sessionFiles(ws.refsDir())).toHaveLength(originalShapes().length);
       // Local saves keep the contract's errors.
       const missing = await callSave(client, referenceData({ idea_folder: 'nope' }));
-      expect(missing.body).toMatchObject({ error: 'IDEA_NOT_FOUND', message: 'Idea folder not found: nope' });
+      expect(missing.body).toMatchObject({
+        error: 'IDEA_NOT_FOUND',
+        message: expect.stringMatching(/^Idea folder not found: nope\. Looked in /),
+      });
       // Commands that need the browser still answer at once with where it looked and the fix.
       const tabs = await client.callTool({ name: 'list_tabs', arguments: {} });
       const body = JSON.parse((tabs.content as Array<{ text: string }>)[0]?.text ?? 'null');

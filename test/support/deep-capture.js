@@ -17,6 +17,9 @@ const { buildClone } = await import(distShared('clone/index.js'));
 const { sniffResource, contentHashName } = await import(distShared('resource-names.js'));
 const { mergeReferencedElements } = await import(distShared('referenced-elements.js'));
 const { toReferencedArea } = await import(distShared('referenced-area.js'));
+const { loadSvgSanitizer } = await import(
+  pathToFileURL(path.join(REPO_ROOT, 'dist/node/shared/src/node/svg-sanitizer.js')).href
+);
 
 /** Where the built engine bundle sits in the extension (crxjs mirrors the source path). */
 export const ENGINE_FILE = 'extension/src/content/deep-capture/index.js';
@@ -196,6 +199,7 @@ export async function writeClone({ capture, screenshot, dir, areaId = 'area-1', 
     areaId,
     resourcePath: (url) => byUrl.get(url)?.local_path.slice('resources/'.length) ?? null,
     pixelPath: (i) => pixels.get(i) ?? null,
+    svg: await loadSvgSanitizer(),
     reduced,
   });
   const htmlPath = path.join(resDir, clone.htmlFile);

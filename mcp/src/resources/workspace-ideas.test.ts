@@ -98,7 +98,10 @@ describe('readReferenceData', () => {
   it('says IDEA_NOT_FOUND (contract message) for a missing idea and FILE_NOT_FOUND before the first save', async () => {
     const missing = await failure(readReferenceData(ws, '099. Nope'));
     expect(missing.code).toBe('IDEA_NOT_FOUND');
-    expect(missing.message).toBe('Idea folder not found: 099. Nope');
+    expect(missing.message).toBe(
+      `Idea folder not found: 099. Nope. Looked in ${path.join(ws, 'x-ipe-docs', 'ideas')}: it has no idea folders. ` +
+        'Read xipe://ideas for the idea folders of this workspace.',
+    );
     idea('empty');
     const none = await failure(readReferenceData(ws, 'empty'));
     expect(none.code).toBe('FILE_NOT_FOUND');

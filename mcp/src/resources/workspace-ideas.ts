@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IdeaSummary } from '../../../shared/src/commands/list-ideas.js';
 import { invalidField, XipeError } from '../../../shared/src/errors.js';
+import { ideaNotFound } from '../../../shared/src/node/idea-store/path-safety.js';
 import { ideaFolderProblem } from '../../../shared/src/reference-data.js';
 
 /**
@@ -128,11 +129,7 @@ async function readIdeaJson(workspace: string, idea: string, wanted: IdeaJsonFil
     ideaReal = await fs.promises.realpath(path.join(dir, idea));
     if (!(await isDirectory(ideaReal))) throw new Error('not a directory');
   } catch {
-    throw new XipeError('IDEA_NOT_FOUND', `Idea folder not found: ${idea}`, {
-      idea_folder: idea,
-      looked_in: dir,
-      hint: 'Read xipe://ideas for the idea folders of this workspace.',
-    });
+    throw ideaNotFound({ ideasDir: dir }, idea, 'Read xipe://ideas for the idea folders of this workspace.');
   }
   let folder = path.join(ideaReal, REFERENCES_DIR);
   for (const [i, name] of [REFERENCES_DIR, ...wanted.parts.slice(0, -1)].entries()) {

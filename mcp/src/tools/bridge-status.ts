@@ -16,9 +16,8 @@ export const NO_HOST_HINT =
 export const bridgeStatusTool = defineTool({
   name: 'bridge_status',
   description:
-    'Report the state of every link: native hosts found (descriptor, pid, endpoint, reachable or why not), ' +
-    'browser and extension versions, protocol versions, whether user scripts are allowed, the workspace, the ' +
-    'per-user home and the log files, plus a short summary of what works and what to do. Never fails.',
+    'Report every link (native hosts, browsers and extension versions, protocol, user scripts allowed, workspace, ' +
+    'home, log files) with a summary of what works and what to do next. Never fails.',
   inputSchema: z.strictObject({}),
   annotations: { title: 'Bridge status', readOnlyHint: true, openWorldHint: false },
   async handler(_args, ctx) {

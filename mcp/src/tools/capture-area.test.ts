@@ -67,8 +67,12 @@ describe('capture_area', () => {
   });
 
   it.each([
-    [{ idea_folder: 'x' }, 'selector', 'give selector or rect'],
-    [{ idea_folder: 'x', selector: 'a', rect: { x: 0, y: 0, width: 1, height: 1 } }, 'rect', 'not both'],
+    [{ idea_folder: 'x' }, 'selector', 'exactly one of selector and rect, got neither'],
+    [
+      { idea_folder: 'x', selector: 'a', rect: { x: 0, y: 0, width: 1, height: 1 } },
+      'rect',
+      'exactly one of selector and rect, got both',
+    ],
     [{ idea_folder: 'x', rect: { x: 0, y: 0, width: 0, height: 1 } }, 'rect.width', ''],
     [{ idea_folder: 'x', selector: 'a', area_id: 'area-x' }, 'area_id', ''],
     [{ idea_folder: '../x', selector: 'a' }, 'idea_folder', ''],

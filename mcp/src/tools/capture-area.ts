@@ -14,14 +14,12 @@ const CAPTURE_TIMEOUT_MS = 60_000;
 export const captureAreaTool = defineTool({
   name: 'capture_area',
   description:
-    "Deep-capture an area of a tab in the user's browser into an idea folder, as data to rebuild it from: every " +
-    'element the area shows with its styles, :hover/:focus states, fonts and images as files, a standalone clone ' +
-    '(HTML + CSS that renders the area offline) and a screenshot. Give `selector` (CSS) or `rect` {x, y, width, ' +
-    'height} in CSS px, page coordinates — exactly one. Writes x-ipe-docs/ideas/{idea_folder}/uiux-references/' +
-    'page-element-references/ (referenced-elements.json 3.0, summarized-uiux-reference.md, resources/) and ' +
-    'screenshots/area-N.png; `area_id` (area-N) replaces that area, default the next free one. The page is ' +
-    'scrolled as needed and put back. Returns only paths and counts: read the summary file or open the clone.' +
-    ' Captures in one browser window take turns (other agents, the designer): a call waits its turn, its timeout_ms counts from when it starts, and the answer says how long it waited (queued_ms, queued_behind).',
+    "Deep-capture an area of a tab into an idea folder, as data to rebuild it from: each element's styles and " +
+    ':hover/:focus states, fonts and images as files, an offline HTML+CSS clone and a screenshot. Give exactly one ' +
+    'of `selector` or `rect` (CSS px, page coordinates). Writes uiux-references/page-element-references/ ' +
+    '(referenced-elements.json, summarized-uiux-reference.md, resources/) and screenshots/area-N.png. Returns ' +
+    'paths and counts only: read files.summary (and files.tokens, the design tokens) next.' +
+    ' Waits its turn behind other captures in the same window; timeout_ms counts from its start; the answer has queued_ms.',
   inputSchema: z
     .strictObject({
       idea_folder: IdeaFolderName.describe('An existing folder name under x-ipe-docs/ideas/.'),

@@ -40,7 +40,7 @@ describe('capture_screenshot', () => {
     });
     expect(isError).toBe(false);
     expect(body).toEqual({
-      success: true,
+      status: 'success',
       path: '/workspace/shots/a.png',
       relative_path: 'shots/a.png',
       width: 10,
@@ -128,7 +128,7 @@ describe('capture_screenshot', () => {
     const text = (result.content[0] as { text: string }).text;
     expect(text).not.toContain(png);
     expect(JSON.parse(text)).toMatchObject({
-      success: true,
+      status: 'success',
       path: '/workspace/shots/a.png',
       image: expect.any(String),
     });

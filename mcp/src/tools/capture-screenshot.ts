@@ -13,13 +13,11 @@ import { defineTool, withImages } from './define-tool.js';
 export const captureScreenshotTool = defineTool({
   name: 'capture_screenshot',
   description:
-    "Take a PNG screenshot of a tab in the user's browser and write it to a file (the image never enters your " +
-    "context unless you ask): `mode` 'viewport' (default), 'element' (with `selector`) or 'full_page'. " +
-    'Write to `output_path` (a .png inside the workspace; relative paths resolve against it) or into ' +
-    "`idea_folder`'s uiux-references/screenshots/ (next free number; reference it from save_uiux_reference " +
-    'as screenshots/<file>); neither = x-ipe-docs/screenshots/. Returns path, width, height, bytes. Same tab ' +
-    `targeting as inject_script. \`return_base64\` also returns the PNG as an image content block, up to ${MAX_INLINE_PNG_BYTES / 1024} KiB.` +
-    ' Captures in one browser window take turns (other agents, the designer): a call waits its turn, its timeout_ms counts from when it starts, and the answer says how long it waited (queued_ms, queued_behind).',
+    "Screenshot a tab to a PNG file (no image bytes in your context unless `return_base64`): mode 'viewport', " +
+    "'element' (with `selector`) or 'full_page'. Writes to `output_path` (inside the workspace) or to " +
+    "`idea_folder`'s uiux-references/screenshots/ (use it in save_uiux_reference as screenshots/<file>); " +
+    'neither = x-ipe-docs/screenshots/. Returns path, width, height, bytes.' +
+    ' Waits its turn behind other captures in the same window; timeout_ms counts from its start; the answer has queued_ms.',
   inputSchema: z
     .strictObject({
       mode: ScreenshotMode.default('viewport').describe("'viewport' (default), 'element' or 'full_page'."),
@@ -42,9 +40,7 @@ export const captureScreenshotTool = defineTool({
       return_base64: z
         .boolean()
         .default(false)
-        .describe(
-          `Also return the PNG as an image content block (only up to ${MAX_INLINE_PNG_BYTES} bytes).`,
-        ),
+        .describe(`Also return the PNG as an image block (up to ${MAX_INLINE_PNG_BYTES / 1024} KiB).`),
       timeout_ms: z.number().int().positive().max(120_000).default(30_000).describe('Default 30000.'),
     })
     .superRefine((args, ctx) => {
@@ -52,7 +48,7 @@ export const captureScreenshotTool = defineTool({
       refineScreenshotParams(args, ctx);
       // Stricter than the wire: an agent passing a selector without mode 'element' meant something else.
       if (args.mode !== 'element' && args.selector !== undefined)
-        ctx.addIssue({ code: 'custom', path: ['selector'], message: "is only used with mode 'element'" });
+        ctx.addIssue({ code: 'custom', path: ['selector'], message: "no selector unless mode is 'element'" });
     }),
   // The default capture limit (30 s, enforced by the host) must fire before the server's own.
   timeoutMs: 35_000,
@@ -85,10 +81,11 @@ export const captureScreenshotTool = defineTool({
       },
     );
     const { base64, ...rest } = result;
-    if (base64 === undefined) return { success: true, ...rest };
+    if (base64 === undefined) return { status: 'success', ...rest };
     // The bytes go once, as an image block; the JSON only says where they are.
-    return withImages({ success: true, ...rest, image: 'returned as an image content block (image/png)' }, [
-      { data: base64, mimeType: 'image/png' },
-    ]);
+    return withImages(
+      { status: 'success', ...rest, image: 'returned as an image content block (image/png)' },
+      [{ data: base64, mimeType: 'image/png' }],
+    );
   },
 });

@@ -99,6 +99,7 @@ describe('inject_script', () => {
     const { isError, body } = await call(bridge, { file_path: script, tab_id: 7 });
     expect(isError).toBe(false);
     expect(body).toEqual({
+      status: 'success',
       success: true,
       returnValue: 2,
       tab: TAB,

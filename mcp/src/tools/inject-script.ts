@@ -9,7 +9,7 @@ import {
   type InjectScriptResult,
   SCRIPT_CACHE_MAX_CHARS,
 } from '../../../shared/src/commands/index.js';
-import { XipeError } from '../../../shared/src/errors.js';
+import { invalidField, XipeError } from '../../../shared/src/errors.js';
 import { resolveRoute, routeOptions } from '../routing.js';
 import { type ScriptFile, ScriptFiles } from '../script-files.js';
 import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
@@ -23,8 +23,8 @@ const InjectScriptArgs = z
     file_path: z
       .string()
       .min(1)
-      .refine((p) => path.isAbsolute(p), 'must be an absolute path (the server does not guess a directory)')
-      .refine((p) => p.toLowerCase().endsWith('.js'), 'must name a .js file')
+      .refine((p) => path.isAbsolute(p), 'an absolute path (the server does not guess a directory)')
+      .refine((p) => p.toLowerCase().endsWith('.js'), 'a path ending in .js')
       .describe(
         'Absolute path of the .js file to run. The server reads it; its contents never appear in the result.',
       ),
@@ -116,14 +116,10 @@ async function readScript(filePath: string, hashUpToChars: number): Promise<Scri
   try {
     const stat = fs.statSync(filePath, { bigint: true });
     if (!stat.isFile()) {
-      throw new XipeError(
-        'VALIDATION_ERROR',
-        `file_path is not a regular file: ${filePath}. Pass the path of a .js file.`,
-        {
-          field: 'file_path',
-          file_path: filePath,
-        },
-      );
+      throw invalidField('file_path', 'the path of a regular .js file', filePath, 'input', {
+        hint: 'Pass the path of a .js file.',
+        details: { field: 'file_path', file_path: filePath },
+      });
     }
     const size = Number(stat.size);
     if (size > MAX_SCRIPT_BYTES) {

@@ -42,7 +42,10 @@ describe('inject_toolbar', () => {
     };
     const bridge = new FakeBridge([{ info: hostInfo(1, 'b'), answer }]);
     const first = await call(bridge, { url_contains: 'example.com' });
-    expect(first).toMatchObject({ isError: false, body: { success: true, already_open: false, tab: TAB } });
+    expect(first).toMatchObject({
+      isError: false,
+      body: { status: 'success', already_open: false, tab: TAB },
+    });
     expect(bridge.sent[0]?.params).toEqual({ url_contains: 'example.com', cleanup_before: false });
     const second = await call(bridge, { url_contains: 'example.com' });
     expect(second.body).toMatchObject({ already_open: true });

@@ -9,15 +9,14 @@ const TOOLBAR_TIMEOUT_MS = 15_000;
 export const injectToolbarTool = defineTool({
   name: 'inject_toolbar',
   description:
-    "Open the X-IPE designer toolbar in a tab of the user's browser, so the designer can pick elements, areas and " +
-    'colours and add notes (then call wait_for_captures to receive what they pick). Target with one of `tab_id`, ' +
-    '`url_contains`, `page_index` (see list_tabs); none = the active tab. Idempotent: a second call reports ' +
-    '`already_open: true` and adds nothing; `cleanup_before` replaces an existing toolbar. Works on strict-CSP pages.',
+    "Open the designer toolbar in a tab of the user's browser (elements, areas, colours, notes); then call " +
+    'wait_for_captures for what they pick. No target = the active tab. A second call reports `already_open: true`; ' +
+    '`cleanup_before` replaces the toolbar.',
   inputSchema: z
     .strictObject({
       ...tabTargetShape,
       cleanup_before: InjectToolbarParams.shape.cleanup_before.describe(
-        'Remove an existing toolbar (and legacy toolbars and their guards) first, then open a fresh one.',
+        'Remove an existing toolbar (and legacy ones) first.',
       ),
     })
     .superRefine(refineOneTarget),
@@ -37,7 +36,7 @@ export const injectToolbarTool = defineTool({
       { ...routeOptions(route), timeoutMs: TOOLBAR_TIMEOUT_MS, signal: ctx.signal },
     );
     return {
-      success: true,
+      status: 'success',
       already_open: result.already_open,
       tab: result.tab,
       next: 'Ask the designer to pick elements/colours in the toolbar, then call wait_for_captures.',

@@ -155,7 +155,8 @@ describe('save_uiux_reference', () => {
       expect(sessionFiles(ws.refsDir())).toEqual(['ref-session-001.json']);
       // Local failures keep the contract's codes and messages.
       const missing = await call(referenceData({ idea_folder: 'nope' }), fakeBridge(request), ws.workspace);
-      expect(missing.body).toMatchObject({ error: 'IDEA_NOT_FOUND', message: 'Idea folder not found: nope' });
+      expect(missing.body).toMatchObject({ error: 'IDEA_NOT_FOUND' });
+      expect(missing.body.message).toMatch(/^Idea folder not found: nope\. Looked in \S+: existing ideas: /);
     } finally {
       ws.cleanup();
     }

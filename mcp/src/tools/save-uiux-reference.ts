@@ -13,16 +13,12 @@ const SAVE_TIMEOUT_MS = 60_000;
 export const saveUiuxReferenceTool = defineTool({
   name: 'save_uiux_reference',
   description:
-    'Save UI/UX reference data (fields at the top level) into `x-ipe-docs/ideas/{idea_folder}/uiux-references/` ' +
-    'of this workspace, as a new session. Works with the browser closed. Required: version ("1.0", "2.0" for ' +
-    'theme saves whose colours carry a role, or "3.0"), source_url, timestamp (ISO 8601), idea_folder (an ' +
-    'existing folder name), and at least one non-empty section of colors[], elements[], design_tokens{} ' +
-    '(3.0: or areas[], static_resources[]). 3.0 areas (merged by area_id), elements carrying html_css or an ' +
-    'instruction (each becomes an area) and static_resources (local_path relative to page-element-references/) also ' +
-    'land in page-element-references/referenced-elements.json. Null means absent for every optional field; unknown keys are kept. A screenshot value ' +
-    '`base64:<PNG>` under elements[].screenshots.full_page/element_crop is written to screenshots/ and replaced ' +
-    'by its path; prefer file paths (from capture_screenshot) so image bytes stay out of your context. Returns ' +
-    'the session file and number and the paths written; the merged view is reference-data.json.',
+    'Save UI/UX reference data as a new session in x-ipe-docs/ideas/{idea_folder}/uiux-references/ (works with ' +
+    'the browser closed). Give version ("1.0"; "2.0": colours with a role; "3.0": also areas[], static_resources[]), ' +
+    'source_url, timestamp (ISO 8601), an existing idea_folder, and at least one non-empty colors[], elements[] or ' +
+    'design_tokens{}. 3.0 areas and elements with html_css or an instruction also land in ' +
+    'page-element-references/referenced-elements.json. Null = absent; unknown keys are kept. Prefer screenshot file ' +
+    'paths (from capture_screenshot) to `base64:<PNG>` values. Returns every path written.',
   inputSchema: ReferenceData,
   // Sessions are append-only (never overwritten), each call adds one; only local files are touched.
   annotations: {

@@ -7,12 +7,10 @@ export const WAIT_MAX_MS = 120_000;
 export const waitForCapturesTool = defineTool({
   name: 'wait_for_captures',
   description:
-    'Wait for what the designer does in the X-IPE toolbar (open it with inject_toolbar): element_picked, ' +
-    'area_picked, color_picked, note_added, session_saved, and deep_capture_saved (an area written by capture_area ' +
-    'or by a toolbar Save with Deep capture on, with its file paths). Returns at once with everything not yet returned to ' +
-    'you, else waits up to `timeout_ms` (default 30000, max 120000) for the first event; an empty list means ' +
-    'nothing happened yet, so call again. Each event is returned once; events from before your first call are ' +
-    'kept (bounded; `dropped` counts any lost). No image bytes: crops are saved with the session.',
+    'Wait for what the designer does in the toolbar (inject_toolbar): element_picked, area_picked, color_picked, ' +
+    'note_added, session_saved, deep_capture_saved (with file paths). Returns at once with every event not yet ' +
+    'returned, else waits up to `timeout_ms` for the first; an empty list means nothing yet, so call again. ' +
+    '`dropped` counts events lost from the bounded queue. No image bytes.',
   inputSchema: z.strictObject({
     timeout_ms: z
       .number()

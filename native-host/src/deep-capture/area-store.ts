@@ -9,6 +9,7 @@ import {
   nextAreaId,
   type ReferencedArea,
 } from '../../../shared/src/deep-capture/referenced-elements.js';
+import type { SvgSanitizer } from '../../../shared/src/deep-capture/svg-sanitize.js';
 import { fsyncDir, toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
 import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
 import {
@@ -22,6 +23,7 @@ import {
 } from '../../../shared/src/node/idea-store/page-references.js';
 import { preparePlainSubdir, type SafeDirs } from '../../../shared/src/node/idea-store/path-safety.js';
 import { restoreSnapshot, snapshotFiles } from '../../../shared/src/node/idea-store/snapshot.js';
+import { loadSvgSanitizer } from '../../../shared/src/node/svg-sanitizer.js';
 import { displaySrc, type PreparedFile } from './resource-files.js';
 
 /**
@@ -52,7 +54,16 @@ export interface AreaWrite {
 export interface AreaWritten {
   areaId: string;
   elementCount: number;
-  files: { referenced_elements: string; structure_html: string; styles_css: string; screenshot: string };
+  /** Every file the save wrote or rewrote, but the resources (listed apart). */
+  files: {
+    referenced_elements: string;
+    structure_html: string;
+    styles_css: string;
+    screenshot: string;
+    summary: string;
+    /** Absent when no tokens were left to write (the file is then removed). */
+    tokens?: string;
+  };
   resources: { type: string; src: string; local_path: string; bytes: number }[];
 }
 
@@ -83,7 +94,7 @@ export interface AreaProjection {
 
 type AreaContent = Pick<AreaWrite, 'capture' | 'instruction' | 'files' | 'pixelFiles'>;
 
-function projectArea(w: AreaContent, areaId: string): AreaProjection {
+function projectArea(w: AreaContent, areaId: string, svg: SvgSanitizer): AreaProjection {
   const local = new Map<string, LocalResource>(
     [...w.files.values()].map((f) => [
       f.src,
@@ -94,6 +105,7 @@ function projectArea(w: AreaContent, areaId: string): AreaProjection {
     areaId,
     resourcePath: (url) => w.files.get(url)?.name ?? null,
     pixelPath: (i) => w.pixelFiles.get(i)?.name ?? null,
+    svg,
   });
   const area = {
     ...toReferencedArea(w.capture, {
@@ -131,7 +143,7 @@ export async function projectAhead(
   w: AreaContent & Pick<AreaWrite, 'dirs' | 'areaId'>,
 ): Promise<AreaProjection> {
   const existing = await readReferencedFile(pageFiles(w.dirs.refsDir).referenced).catch(() => null);
-  return projectArea(w, w.areaId ?? nextAreaId(existing));
+  return projectArea(w, w.areaId ?? nextAreaId(existing), await loadSvgSanitizer());
 }
 
 export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
@@ -155,7 +167,8 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
     await fsyncDir(resources).catch((err: unknown) => {
       throw toWriteError(resources, err);
     });
-    const { local, clone, area } = w.projected?.areaId === areaId ? w.projected : projectArea(w, areaId);
+    const { local, clone, area } =
+      w.projected?.areaId === areaId ? w.projected : projectArea(w, areaId, await loadSvgSanitizer());
     const merged = mergeReferencedElements(existing, {
       source_url: w.capture.url,
       timestamp: w.now.toISOString(),
@@ -169,6 +182,7 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
       screenshot: path.join(w.dirs.screenshotsDir, `${areaId}.png`),
     };
     const previous = await snapshotFiles([...Object.values(files), page.summary, page.tokens]);
+    let tokensWritten = false;
     const write = (file: string, data: string | Uint8Array) =>
       writeFileAtomic(file, data, { overwrite: true }).catch((err: unknown) => {
         throw toWriteError(file, err);
@@ -178,7 +192,7 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
       await write(files.styles_css, clone.css);
       await write(files.screenshot, w.png);
       await writeReferenced(page, w.ideaFolder, merged);
-      await writeTokensFile(page.tokens, await sessionTokens(w.dirs.refsDir), merged.areas);
+      tokensWritten = await writeTokensFile(page.tokens, await sessionTokens(w.dirs.refsDir), merged.areas);
     } catch (err) {
       await restoreSnapshot(previous).catch(() => undefined); // the write's own error says more
       throw err;
@@ -186,7 +200,7 @@ export async function writeArea(w: AreaWrite): Promise<AreaWritten> {
     return {
       areaId,
       elementCount: area.elements.length,
-      files,
+      files: { ...files, summary: page.summary, ...(tokensWritten ? { tokens: page.tokens } : {}) },
       resources: [...w.files.values()].map((f) => ({
         type: f.kind,
         src: displaySrc(f.src),

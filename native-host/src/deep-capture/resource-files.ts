@@ -4,7 +4,8 @@ import {
   type ResourceKind,
   sniffResource,
 } from '../../../shared/src/deep-capture/resource-names.js';
-import { SvgRejectedError, sanitizeSvg } from '../../../shared/src/deep-capture/svg-sanitize.js';
+import { SvgRejectedError } from '../../../shared/src/deep-capture/svg-sanitize.js';
+import { loadSvgSanitizer } from '../../../shared/src/node/svg-sanitizer.js';
 
 /**
  * What the host makes of a resource's bytes before anything is written: its type judged from the
@@ -65,7 +66,9 @@ export async function prepareFile(
   let data = bytes;
   if (sniffed.kind === 'svg') {
     try {
-      data = new TextEncoder().encode(sanitizeSvg(new TextDecoder().decode(bytes)));
+      // The same sanitizer as the clone's SVG: a written file is opened from disk as well.
+      const svg = await loadSvgSanitizer();
+      data = new TextEncoder().encode(svg.sanitize(new TextDecoder().decode(bytes)));
     } catch (err) {
       return { src, reason: err instanceof SvgRejectedError ? err.message : 'unreadable SVG' };
     }

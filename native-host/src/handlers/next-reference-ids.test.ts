@@ -49,7 +49,7 @@ describe('next_reference_ids', () => {
   it('refuses unknown ideas, unsafe names and unregistered workspaces', async () => {
     await expect(nextReferenceIds({ idea_folder: 'nope' }, ctx([ws]))).rejects.toMatchObject({
       code: 'IDEA_NOT_FOUND',
-      message: 'Idea folder not found: nope',
+      message: expect.stringMatching(/^Idea folder not found: nope\. Looked in /),
     });
     await expect(nextReferenceIds({ idea_folder: '../x' }, ctx([ws]))).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',

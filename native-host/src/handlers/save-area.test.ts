@@ -147,6 +147,8 @@ describe('save_area', () => {
       structure_html: path.join(pageRefs(), 'resources', 'area-1-structure.html'),
       styles_css: path.join(pageRefs(), 'resources', 'area-1-styles.css'),
       screenshot: path.join(refs(), 'screenshots', 'area-1.png'),
+      summary: path.join(pageRefs(), 'summarized-uiux-reference.md'),
+      tokens: path.join(refs(), 'design-tokens.tokens.json'),
     });
     for (const file of Object.values(result.files)) expect(fs.existsSync(file)).toBe(true);
     expect(fs.existsSync(path.join(pageRefs(), 'summarized-uiux-reference.md'))).toBe(true);
@@ -206,7 +208,7 @@ describe('save_area', () => {
     ]);
     const svgFile = result.resources.find((r) => r.type === 'svg');
     const written = fs.readFileSync(path.join(pageRefs(), svgFile?.local_path ?? ''), 'utf8');
-    expect(written).toBe('<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>');
+    expect(written).toBe('<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"></rect></svg>');
     expect(asked.some((a) => String(a.params.url).startsWith('data:'))).toBe(false);
   });
 
@@ -225,12 +227,47 @@ describe('save_area', () => {
     ]);
   });
 
+  it('asks the browser for no more than the fetch cap, fonts first, each for what the byte budget has left', async () => {
+    const urls: Record<string, 'image' | 'font'> = {};
+    for (let i = 0; i < 230; i++) urls[`https://cdn.test/many-${i}.png`] = 'image';
+    urls['https://site.test/brand.woff2'] = 'font';
+    for (const url of Object.keys(urls)) served[url] = url.endsWith('.woff2') ? FONT : png();
+    shot = capture(urls);
+    const result = await save({});
+    const fetches = asked.filter((a) => a.command === 'fetch_resource');
+    expect(fetches).toHaveLength(200);
+    expect(fetches[0]?.params.url).toBe('https://site.test/brand.woff2');
+    // The page's URL goes along: only its own host may get the user's cookies.
+    for (const f of fetches) expect(f.params.page_url).toBe(TAB.url);
+    expect(
+      (result.skipped ?? []).filter((s) => s.reason === 'over the cap of 200 fetches per capture'),
+    ).toHaveLength(31);
+  });
+
+  it('checks the byte budget before each fetch and asks for no more than is left', async () => {
+    const urls: Record<string, 'image'> = {};
+    for (let i = 0; i < 8; i++) {
+      urls[`https://cdn.test/${i}.png`] = 'image';
+      served[`https://cdn.test/${i}.png`] = png(8 * 1024 * 1024 - 33);
+    }
+    shot = capture(urls);
+    await save({});
+    const fetches = asked.filter((a) => a.command === 'fetch_resource');
+    const budget = 48 * 1024 * 1024;
+    // Six files fill the budget: the seventh and eighth are never asked for.
+    expect(fetches).toHaveLength(6);
+    for (const f of fetches) expect(f.params.max_bytes as number).toBeLessThanOrEqual(budget);
+  });
+
   it('refuses an unknown idea before asking the browser', async () => {
     const err = await saveAreaHandler({ idea_folder: '404. Gone', selector: '.a' }, ctx()).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(XipeError);
-    expect(err).toMatchObject({ code: 'IDEA_NOT_FOUND', message: 'Idea folder not found: 404. Gone' });
+    expect(err).toMatchObject({
+      code: 'IDEA_NOT_FOUND',
+      message: expect.stringMatching(/^Idea folder not found: 404\. Gone\. Looked in /),
+    });
     expect(asked).toEqual([]);
   });
 

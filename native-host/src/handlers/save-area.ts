@@ -9,6 +9,8 @@ import { queueFields } from '../../../shared/src/commands/capture-queue.js';
 import {
   FETCH_RESOURCE,
   FetchResourceResult,
+  inFetchOrder,
+  MAX_FETCHES_PER_CAPTURE,
   MAX_RESOURCE_BYTES,
 } from '../../../shared/src/commands/fetch-resource.js';
 import { SaveAreaParams, type SaveAreaResult } from '../../../shared/src/commands/save-area.js';
@@ -45,20 +47,28 @@ const FETCH_CONCURRENCY = 4;
 /** Where the area comes from: the live tab, or the toolbar's capture staged in the extension. */
 type Source = { staged?: string };
 
+/** Where a resource is fetched from and for which page (whose host alone gets the user's cookies). */
+interface FetchScope {
+  tabId: number;
+  pageUrl: string;
+  source: Source;
+  timeoutMs: number;
+}
+
 async function fetchBytes(
   url: string,
-  tabId: number,
+  scope: FetchScope,
+  maxBytes: number,
   ctx: HostHandlerContext,
-  timeoutMs: number,
-  source: Source,
 ): Promise<{ bytes: Uint8Array } | { reason: string }> {
   if (url.startsWith('data:')) {
     const bytes = decodeDataUrl(url);
     return bytes === null ? { reason: 'malformed data: URL' } : { bytes };
   }
+  const { tabId, pageUrl, source, timeoutMs } = scope;
   const raw = await ctx.extension.request(
     FETCH_RESOURCE,
-    { url, tab_id: tabId, max_bytes: MAX_RESOURCE_BYTES, ...source },
+    { url, tab_id: tabId, max_bytes: maxBytes, page_url: pageUrl, ...source },
     { timeoutMs, signal: ctx.signal },
   );
   const parsed = FetchResourceResult.safeParse(raw);
@@ -67,6 +77,11 @@ async function fetchBytes(
   return { bytes: Buffer.from(parsed.data.base64, 'base64') };
 }
 
+/**
+ * Every resource of the capture, a few at a time: no more than MAX_FETCHES_PER_CAPTURE asked of
+ * the browser (`data:` URLs are decoded here, not fetched), none once the byte budget is spent,
+ * each asked for no more bytes than the budget has left (fetches in flight hold their share).
+ */
 async function gatherResources(
   capture: AreaCapture,
   tabId: number,
@@ -76,26 +91,46 @@ async function gatherResources(
 ): Promise<{ files: Map<string, PreparedFile>; skipped: SkippedResource[] }> {
   const files = new Map<string, PreparedFile>();
   const skipped: SkippedResource[] = [];
+  const scope: FetchScope = { tabId, pageUrl: capture.url, source, timeoutMs };
   let total = 0;
-  const queue = [...capture.resources];
+  let reserved = 0;
+  let fetches = 0;
+  const queue = inFetchOrder(capture.resources);
+  const take = async (ref: AreaCapture['resources'][number], ask: number): Promise<void> => {
+    const got = await fetchBytes(ref.url, scope, ask, ctx);
+    if ('reason' in got) {
+      skipped.push({ src: ref.url, reason: got.reason });
+      return;
+    }
+    const prepared = await prepareFile(ref.url, ref.type, got.bytes, MAX_RESOURCE_BYTES);
+    if (!isPrepared(prepared)) skipped.push(prepared);
+    else if (total + prepared.bytes.length > MAX_AREA_RESOURCE_BYTES)
+      skipped.push({ src: ref.url, reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` });
+    else {
+      total += prepared.bytes.length;
+      files.set(ref.url, prepared);
+    }
+  };
   const worker = async () => {
     for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
-      const got = await fetchBytes(ref.url, tabId, ctx, timeoutMs, source);
-      if ('reason' in got) {
-        skipped.push({ src: ref.url, reason: got.reason });
-        continue;
-      }
-      const prepared = await prepareFile(ref.url, ref.type, got.bytes, MAX_RESOURCE_BYTES);
-      if (!isPrepared(prepared)) {
-        skipped.push(prepared);
-        continue;
-      }
-      if (total + prepared.bytes.length > MAX_AREA_RESOURCE_BYTES) {
+      const left = MAX_AREA_RESOURCE_BYTES - total - reserved;
+      if (left <= 0) {
         skipped.push({ src: ref.url, reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` });
         continue;
       }
-      total += prepared.bytes.length;
-      files.set(ref.url, prepared);
+      if (!ref.url.startsWith('data:') && ++fetches > MAX_FETCHES_PER_CAPTURE) {
+        skipped.push({
+          src: ref.url,
+          reason: `over the cap of ${MAX_FETCHES_PER_CAPTURE} fetches per capture`,
+        });
+        continue;
+      }
+      const ask = Math.min(MAX_RESOURCE_BYTES, left);
+      // Held until the file is counted or left out, so no other fetch spends it meanwhile.
+      reserved += ask;
+      await take(ref, ask).finally(() => {
+        reserved -= ask;
+      });
     }
   };
   await Promise.all(Array.from({ length: FETCH_CONCURRENCY }, worker));

@@ -115,7 +115,7 @@ describe('save_screenshot', () => {
     }
     await expect(saveScreenshotHandler({ idea_folder: 'Missing' }, ctx())).rejects.toMatchObject({
       code: 'IDEA_NOT_FOUND',
-      message: 'Idea folder not found: Missing',
+      message: expect.stringMatching(/^Idea folder not found: Missing\. Looked in /),
     });
     expect(asked).toEqual([]);
   });

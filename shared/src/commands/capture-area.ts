@@ -46,14 +46,18 @@ export function refineOneLocator(
       ctx.addIssue({
         code: 'custom',
         path: ['staged'],
-        message: 'a staged capture takes no selector or rect',
+        message: 'no selector or rect with a staged capture',
       });
     return;
   }
   const given = (value.selector !== undefined ? 1 : 0) + (value.rect !== undefined ? 1 : 0);
   if (given === 1) return;
-  const message = given === 0 ? 'give selector or rect' : 'give selector or rect, not both';
-  ctx.addIssue({ code: 'custom', path: [given === 0 ? 'selector' : 'rect'], message });
+  ctx.addIssue({
+    code: 'custom',
+    path: [given === 0 ? 'selector' : 'rect'],
+    message: 'exactly one of selector and rect',
+    params: { received: given === 0 ? 'neither' : 'both' },
+  });
 }
 
 export const CaptureAreaParams = AreaLocator.extend({

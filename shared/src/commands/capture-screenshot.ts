@@ -24,7 +24,11 @@ export const CaptureScreenshotParams = z
   .strict()
   .superRefine((p, ctx) => {
     if (p.mode === 'element' && p.selector === undefined)
-      ctx.addIssue({ code: 'custom', path: ['selector'], message: "is required when mode is 'element'" });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['selector'],
+        message: "a CSS selector when mode is 'element'",
+      });
   });
 export type CaptureScreenshotParams = z.infer<typeof CaptureScreenshotParams>;
 export type CaptureScreenshotParamsInput = z.input<typeof CaptureScreenshotParams>;

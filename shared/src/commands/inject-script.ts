@@ -30,7 +30,7 @@ export const InjectScriptParams = z
   })
   .strict()
   .refine((p) => p.code !== undefined || p.code_sha256 !== undefined, {
-    message: 'give code, or code_sha256 of code sent before',
+    message: 'code, or the code_sha256 of code sent before',
     path: ['code'],
   });
 export type InjectScriptParams = z.infer<typeof InjectScriptParams>;

@@ -46,12 +46,16 @@ export const SaveAreaResult = z.object({
   area_id: AreaId,
   element_count: z.number().int().nonnegative(),
   resources: z.array(SavedResource),
-  /** Absolute paths. */
+  /** Absolute paths of every file written but the resources: the summary and tokens are what to read next. */
   files: z.object({
     referenced_elements: z.string(),
     structure_html: z.string(),
     styles_css: z.string(),
     screenshot: z.string(),
+    /** Optional for a host of an earlier version; this one always writes it. */
+    summary: z.string().optional(),
+    /** Absent when the idea has no tokens to write. */
+    tokens: z.string().optional(),
   }),
   elapsed_ms: z.number().nonnegative(),
   /** Resources left out, each with why (too large, not an image or font, unreachable). */

@@ -13,7 +13,7 @@ export const WorkspacePath = z
   .min(1)
   .max(4096)
   .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), {
-    message: 'must be an absolute path',
+    message: 'an absolute path',
   });
 
 export const SaveReferenceParams = z

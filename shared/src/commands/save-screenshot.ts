@@ -26,12 +26,17 @@ export function refineScreenshotParams(
   ctx: z.RefinementCtx,
 ): void {
   if (p.mode === 'element' && p.selector === undefined)
-    ctx.addIssue({ code: 'custom', path: ['selector'], message: "is required when mode is 'element'" });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['selector'],
+      message: "a CSS selector when mode is 'element'",
+    });
   if (p.output_path !== undefined && p.idea_folder !== undefined)
     ctx.addIssue({
       code: 'custom',
       path: ['idea_folder'],
-      message: 'give output_path or idea_folder, not both',
+      message: 'at most one of output_path and idea_folder',
+      params: { received: 'both' },
     });
 }
 

@@ -1,3 +1,4 @@
+import { escapeMarkdown as md } from '../markdown.js';
 import { areaTokensOf } from './area-tokens.js';
 import type { ReferencedArea, ReferencedElements } from './referenced-elements.js';
 
@@ -5,7 +6,9 @@ import type { ReferencedArea, ReferencedElements } from './referenced-elements.j
  * `page-element-references/summarized-uiux-reference.md`: one short file an agent can read
  * instead of the JSON — per area its instruction, where it came from, the clone to open, its
  * colours with roles, type styles, spacing, radii, shadows and files. Each area's section is kept
- * under SUMMARY_AREA_LIMIT bytes (lists are cut, never the headings).
+ * under SUMMARY_AREA_LIMIT bytes (lists are cut, never the headings). Text that comes from the page
+ * (its URL, font families and descriptors, tag names) is escaped (`md`): it shows as text, never as
+ * a link, an image or HTML.
  */
 
 export const SUMMARY_FILE = 'summarized-uiux-reference.md';
@@ -33,7 +36,7 @@ function areaSection(area: ReferencedArea): string {
       '',
     );
   const source = (area as { source_url?: unknown }).source_url;
-  const from = typeof source === 'string' ? ` of ${source}` : '';
+  const from = typeof source === 'string' ? ` of ${md(source)}` : '';
   const where = box === null ? 'size not given' : `${box.width}×${box.height} CSS px at (${box.x}, ${box.y})`;
   const shot = area.screenshot === null ? '' : `; screenshot \`${area.screenshot}\``;
   lines.push(`- Area: ${where}${from}${shot}`);
@@ -44,7 +47,7 @@ function areaSection(area: ReferencedArea): string {
     String(e.relationships_to_other_elements ?? '').startsWith('area root'),
   );
   lines.push(
-    `- Elements: ${area.elements.length}${roots[0] !== undefined ? `, root \`${roots[0].element_name}\` (${roots[0].element_details.tag})` : ''}`,
+    `- Elements: ${area.elements.length}${roots[0] !== undefined ? `, root \`${roots[0].element_name}\` (${md(roots[0].element_details.tag)})` : ''}`,
   );
   // Areas an agent saved name their elements and say what each is for.
   const purposes = area.elements.filter((e) => typeof e.purpose_of_the_element === 'string');
@@ -68,7 +71,7 @@ function areaSection(area: ReferencedArea): string {
     if (tokens.typography.length > 0) {
       lines.push(
         `- Type: ${list(
-          tokens.typography.map((t) => `${t.family} ${t.size}/${t.line_height} ${t.weight} ×${t.count}`),
+          tokens.typography.map((t) => `${md(t.family)} ${t.size}/${t.line_height} ${t.weight} ×${t.count}`),
           8,
         )}`,
       );
@@ -102,7 +105,8 @@ function areaSection(area: ReferencedArea): string {
     lines.push(
       `- Fonts: ${list(
         fonts.map(
-          (f) => `${f.family} ${f.weight} ${f.style}${f.local_path !== null ? ` → \`${f.local_path}\`` : ''}`,
+          (f) =>
+            `${md(f.family)} ${md(f.weight)} ${md(f.style)}${f.local_path !== null ? ` → \`${f.local_path}\`` : ''}`,
         ),
         8,
       )}`,

@@ -1,15 +1,30 @@
+import createDOMPurify from 'dompurify';
+import { cssValueIsLocal, decodeCssEscapes, isLocalReference } from './css-safety.js';
+import { splitTopLevel } from './css-scan.js';
+import {
+  IMAGE_ELEMENTS,
+  PRESENTATION_ATTRIBUTES,
+  REFERENCE_ATTRIBUTES,
+  SVG_ATTRIBUTES,
+  SVG_ELEMENTS,
+} from './svg-allowlist.js';
+
 /**
- * SVG markup with nothing that can run or reach out: the one sanitizer for every SVG the product
- * writes (inline SVG in a clone, SVG files under resources/). A small tokenizer, not a DOM, so it
- * runs the same in the page, the worker and the host.
- *
- * Removed: script, foreignObject, style, embedded documents and SMIL animation (which can rewrite
- * attributes, `href` included) with their content; comments, processing instructions and the
- * doctype (a doctype with an internal subset — entity definitions — is refused outright); every
- * `on*` attribute; every URL-bearing attribute except same-document fragments (`#id`) and images
- * the caller maps to a local file or that are `data:image/` (not SVG) URLs; any attribute whose
- * decoded value starts with a script scheme; url()s in `style` attributes other than fragments.
+ * The one sanitizer for every SVG the product writes (inline SVG in a capture and its clone, SVG
+ * files under resources/): the markup is parsed as XML by a real DOM (the page's in the extension,
+ * jsdom's in the host: shared/src/node/svg-sanitizer.ts), DOMPurify keeps only the allow-listed
+ * SVG elements and attributes (svg-allowlist.ts), a hook keeps only references to `#fragments`
+ * and to local image files, a `style` attribute becomes presentation attributes (so the clone's
+ * policy needs no inline styles), and what is left is written out in one canonical form that reads
+ * the same in an XML and an HTML parser. That form is sanitized again and must come back
+ * unchanged, or the SVG is refused: a parser disagreement never turns into markup.
  */
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+const SAFE_DATA_IMAGE = /^data:image\/(?:png|jpe?g|gif|webp|avif)[;,]/i;
 
 export class SvgRejectedError extends Error {
   constructor(reason: string) {
@@ -21,183 +36,171 @@ export class SvgRejectedError extends Error {
 export interface SvgSanitizeOptions {
   /** Resolves relative image references; without it they are dropped. */
   baseUrl?: string | null;
-  /** Maps an image's absolute URL to what the output should reference; null drops it. */
+  /** Maps an image's absolute URL (or raster `data:` URL) to a local file; null drops it. */
   rewriteUrl?: ((absoluteUrl: string) => string | null) | null;
+  /**
+   * Keep absolute http(s)/`blob:` image URLs as they are: only for the capture itself, which the
+   * host sanitizes again with `rewriteUrl` before anything is written.
+   */
+  keepRemoteImages?: boolean;
 }
 
-const DROPPED_ELEMENTS: ReadonlySet<string> = new Set([
-  'script',
-  'foreignobject',
-  'style',
-  'iframe',
-  'embed',
-  'object',
-  'audio',
-  'video',
-  'animate',
-  'animatemotion',
-  'animatetransform',
-  'animatecolor',
-  'set',
-  'discard',
-  'handler',
-  'listener',
-]);
-
-const URL_ATTRIBUTES: ReadonlySet<string> = new Set([
-  'href',
-  'src',
-  'action',
-  'formaction',
-  'data',
-  'codebase',
-]);
-const IMAGE_ELEMENTS: ReadonlySet<string> = new Set(['image', 'feimage']);
-const SAFE_DATA_IMAGE = /^data:image\/(png|jpe?g|gif|webp|avif);/i;
-
-const localName = (qualified: string) => qualified.slice(qualified.indexOf(':') + 1).toLowerCase();
-
-function decodeEntities(value: string): string {
-  return value.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);?/gi, (_m, e: string) => {
-    const lower = e.toLowerCase();
-    if (lower.startsWith('#x')) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16) || 32);
-    if (lower.startsWith('#')) return String.fromCodePoint(Number.parseInt(lower.slice(1), 10) || 32);
-    return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[lower] ?? '';
-  });
+export interface SvgSanitizer {
+  /** Sanitized markup of one `<svg>`; throws SvgRejectedError when it cannot be read safely. */
+  sanitize(markup: string, options?: SvgSanitizeOptions): string;
 }
 
-function isScriptUrl(value: string): boolean {
-  const squashed = decodeEntities(value)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore these inside schemes
-    .replace(/[\u0000-\u0020]/g, '')
-    .toLowerCase();
-  return /^(javascript|vbscript|livescript):/.test(squashed) || squashed.startsWith('data:text/html');
+/** What the sanitizer needs of a window: a document and a DOMParser. */
+export interface SvgWindow {
+  document: Document;
+  DOMParser: typeof DOMParser;
 }
 
-const escapeAttr = (value: string) => value.replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-
-/** Keeps url(#fragment) in a style attribute; any other url() loses its declaration. */
-function sanitizeStyleAttr(value: string): string {
-  return decodeEntities(value)
-    .split(';')
-    .filter((decl) => {
-      for (const m of decl.matchAll(/url\(\s*["']?([^"')]*)/gi))
-        if (!(m[1] ?? '').startsWith('#')) return false;
-      return !/expression\s*\(|javascript:/i.test(decl);
-    })
-    .join(';');
+interface Judging extends SvgSanitizeOptions {
+  /** The read-back pass: local references stay as they are. */
+  localOnly?: boolean;
 }
 
-function sanitizeUrlAttr(element: string, value: string, options: SvgSanitizeOptions): string | null {
-  const raw = decodeEntities(value).trim();
-  if (raw.startsWith('#')) return raw;
+const escapeText = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+const escapeAttr = (s: string) => escapeText(s).replaceAll('"', '&quot;');
+
+/** Whether a non-reference attribute's value loads or runs nothing. */
+function valueIsSafe(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore these inside schemes
+  const squashed = value.replace(/[\u0000-\u0020]/g, '').toLowerCase();
+  if (/^(?:javascript|vbscript|livescript|data):/.test(squashed)) return false;
+  const decoded = decodeCssEscapes(value).toLowerCase();
+  if (/url\(|src\(|image-set|@import|expression\(|\/\//.test(decoded)) return cssValueIsLocal(value);
+  return true;
+}
+
+/** What an `href` may keep: a fragment, or (on an image) a local file or a raster `data:` URL. */
+function judgeReference(element: string, raw: string, o: Judging): string | null {
+  const value = raw.trim();
+  if (value.startsWith('#')) return value;
   if (!IMAGE_ELEMENTS.has(element)) return null;
-  if (SAFE_DATA_IMAGE.test(raw)) return raw;
-  let absolute: string;
-  try {
-    absolute = new URL(raw, options.baseUrl ?? undefined).href;
-  } catch {
-    return null;
-  }
-  if (!/^(https?|blob):/i.test(absolute)) return null;
-  if (options.rewriteUrl === undefined || options.rewriteUrl === null) return absolute;
-  return options.rewriteUrl(absolute);
-}
-
-const ATTRIBUTE = /([^\s=/>]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g;
-
-function sanitizeAttributes(element: string, body: string, options: SvgSanitizeOptions): string {
-  let out = '';
-  for (const m of body.matchAll(ATTRIBUTE)) {
-    const name = m[1] ?? '';
-    const quoted = m[2];
-    const value = quoted === undefined ? '' : /^["']/.test(quoted) ? quoted.slice(1, -1) : quoted;
-    const local = localName(name);
-    if (local.startsWith('on')) continue;
-    let kept: string | null = value;
-    if (URL_ATTRIBUTES.has(local)) kept = sanitizeUrlAttr(element, value, options);
-    else if (local === 'style') kept = sanitizeStyleAttr(value);
-    else if (isScriptUrl(value)) kept = null;
-    if (kept === null) continue;
-    out += ` ${name}="${escapeAttr(kept)}"`;
-  }
-  return out;
-}
-
-/** Returns sanitized markup; throws SvgRejectedError when the input cannot be read safely. */
-export function sanitizeSvg(markup: string, options: SvgSanitizeOptions = {}): string {
-  let out = '';
-  let skipDepth = 0;
-  let i = 0;
-  const n = markup.length;
-  while (i < n) {
-    const lt = markup.indexOf('<', i);
-    if (lt === -1) {
-      if (skipDepth === 0) out += markup.slice(i);
-      break;
+  if (o.localOnly === true && isLocalReference(value)) return value;
+  let candidate: string;
+  if (SAFE_DATA_IMAGE.test(value)) candidate = value;
+  else {
+    try {
+      candidate = new URL(value, o.baseUrl ?? undefined).href;
+    } catch {
+      return null;
     }
-    if (skipDepth === 0) out += markup.slice(i, lt);
-    if (markup.startsWith('<!--', lt)) {
-      const end = markup.indexOf('-->', lt + 4);
-      if (end === -1) throw new SvgRejectedError('unterminated comment');
-      i = end + 3;
-    } else if (markup.startsWith('<![CDATA[', lt)) {
-      const end = markup.indexOf(']]>', lt + 9);
-      if (end === -1) throw new SvgRejectedError('unterminated CDATA section');
-      if (skipDepth === 0) {
-        out += markup
-          .slice(lt + 9, end)
-          .replaceAll('&', '&amp;')
-          .replaceAll('<', '&lt;');
-      }
-      i = end + 3;
-    } else if (markup.startsWith('<!', lt) || markup.startsWith('<?', lt)) {
-      const end = markup.indexOf('>', lt);
-      if (end === -1) throw new SvgRejectedError('unterminated declaration');
-      if (markup.slice(lt, end).includes('[')) throw new SvgRejectedError('doctype with an internal subset');
-      i = end + 1;
-    } else {
-      const end = findTagEnd(markup, lt);
-      if (end === -1) throw new SvgRejectedError('unterminated tag');
-      const tag = markup.slice(lt + 1, end);
-      i = end + 1;
-      if (tag.startsWith('/')) {
-        const name = localName(tag.slice(1).trim());
-        if (skipDepth > 0) {
-          if (DROPPED_ELEMENTS.has(name)) skipDepth--;
-        } else out += `<${tag.trim()}>`;
-        continue;
-      }
-      const selfClosing = tag.endsWith('/');
-      const nameEnd = tag.search(/[\s/>]|$/);
-      const qualified = tag.slice(0, nameEnd);
-      const name = localName(qualified);
-      if (skipDepth > 0) {
-        if (DROPPED_ELEMENTS.has(name) && !selfClosing) skipDepth++;
-        continue;
-      }
-      if (!/^[a-z][\w:.-]*$/i.test(qualified))
-        throw new SvgRejectedError(`bad tag name "${qualified.slice(0, 40)}"`);
-      if (DROPPED_ELEMENTS.has(name)) {
-        if (!selfClosing) skipDepth++;
-        continue;
-      }
-      const body = tag.slice(nameEnd, selfClosing ? -1 : undefined);
-      out += `<${qualified}${sanitizeAttributes(name, body, options)}${selfClosing ? '/' : ''}>`;
-    }
+    if (!/^(?:https?|blob):/i.test(candidate)) return null;
   }
-  return out;
+  if (typeof o.rewriteUrl === 'function') {
+    const mapped = o.rewriteUrl(candidate);
+    return mapped !== null && isLocalReference(mapped) ? mapped : null;
+  }
+  if (o.keepRemoteImages === true || SAFE_DATA_IMAGE.test(candidate)) return candidate;
+  return null;
 }
 
-/** Index of the `>` closing the tag opened at `lt`, skipping quoted attribute values. */
-function findTagEnd(markup: string, lt: number): number {
-  let quote: string | null = null;
-  for (let j = lt + 1; j < markup.length; j++) {
-    const ch = markup[j];
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '>') return j;
+/** The parsed tree made ready for DOMPurify: text for CDATA, no comments, paint as attributes. */
+function prepare(el: Element): void {
+  for (const child of Array.from(el.childNodes)) {
+    if (child.nodeType === 1) prepare(child as Element);
+    else if (child.nodeType === 4) child.replaceWith(el.ownerDocument.createTextNode((child as Text).data));
+    else if (child.nodeType !== 3) child.remove();
   }
-  return -1;
+  const style = el.getAttribute('style');
+  if (style === null) return;
+  el.removeAttribute('style');
+  for (const declaration of splitTopLevel(style, ';')) {
+    const colon = declaration.indexOf(':');
+    const prop = declaration.slice(0, colon).trim().toLowerCase();
+    const value = declaration
+      .slice(colon + 1)
+      .replace(/!\s*important\s*$/i, '')
+      .trim();
+    if (colon > 0 && value !== '' && PRESENTATION_ATTRIBUTES.has(prop) && valueIsSafe(value))
+      el.setAttribute(prop, value);
+  }
+}
+
+/** The canonical markup of a sanitized tree: allow-listed names only, every value escaped. */
+function serialize(el: Element, o: Judging, root: boolean): string {
+  const name = SVG_ELEMENTS.get(el.localName.toLowerCase());
+  if (name === undefined || el.namespaceURI !== SVG_NS) return '';
+  let out = `<${name}${root ? ` xmlns="${SVG_NS}"` : ''}`;
+  const written = new Set<string>();
+  for (const attr of Array.from(el.attributes)) {
+    const ns = attr.namespaceURI;
+    if (ns !== null && ns !== XLINK_NS && ns !== XML_NS) continue;
+    const key =
+      ns === XLINK_NS ? `xlink:${attr.localName}` : ns === XML_NS ? `xml:${attr.localName}` : attr.name;
+    let canon = SVG_ATTRIBUTES.get(key.toLowerCase());
+    if (canon === undefined) continue;
+    let value: string | null = attr.value;
+    if (REFERENCE_ATTRIBUTES.has(canon)) {
+      canon = 'href';
+      value = judgeReference(name.toLowerCase(), value, { ...o, rewriteUrl: null, localOnly: true });
+    } else if (!valueIsSafe(value)) value = null;
+    if (value === null || written.has(canon)) continue;
+    written.add(canon);
+    out += ` ${canon}="${escapeAttr(value)}"`;
+  }
+  let inner = '';
+  for (const child of Array.from(el.childNodes)) {
+    if (child.nodeType === 1) inner += serialize(child as Element, o, false);
+    else if (child.nodeType === 3 || child.nodeType === 4) inner += escapeText((child as Text).data);
+  }
+  return `${out}>${inner}</${name}>`;
+}
+
+export function createSvgSanitizer(win: SvgWindow | null | undefined): SvgSanitizer {
+  if (win?.document === undefined || win.document === null || typeof win.DOMParser !== 'function')
+    throw new SvgRejectedError('there is no DOM to parse it with (give the sanitizer a window)');
+  const purify = createDOMPurify(win as unknown as Parameters<typeof createDOMPurify>[0]);
+  if (!purify.isSupported) throw new SvgRejectedError('DOMPurify cannot work with this DOM');
+  const parser = new win.DOMParser();
+  let judging: Judging = {};
+  purify.addHook('uponSanitizeAttribute', (node, data) => {
+    if (REFERENCE_ATTRIBUTES.has(data.attrName)) {
+      const kept = judgeReference(node.localName.toLowerCase(), data.attrValue, judging);
+      if (kept === null) data.keepAttr = false;
+      else data.attrValue = kept;
+    } else if (!valueIsSafe(data.attrValue)) data.keepAttr = false;
+  });
+  // Set once: parsing the configuration on every call costs more than most icons do.
+  purify.setConfig({
+    ALLOWED_TAGS: [...SVG_ELEMENTS.keys()],
+    ALLOWED_ATTR: [...SVG_ATTRIBUTES.keys()],
+    ALLOWED_NAMESPACES: [SVG_NS, HTML_NS],
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_DOM: true,
+  });
+
+  const pass = (markup: string, o: Judging): string => {
+    if (/<!DOCTYPE[^>]*\[/i.test(markup)) throw new SvgRejectedError('a doctype with an internal subset');
+    const doc = parser.parseFromString(markup, 'image/svg+xml');
+    const root = doc.documentElement;
+    if (doc.getElementsByTagNameNS('*', 'parsererror').length > 0 || root === null)
+      throw new SvgRejectedError('it is not well-formed XML');
+    if (root.namespaceURI !== SVG_NS || root.localName !== 'svg')
+      throw new SvgRejectedError(`its root is <${root.localName.slice(0, 40)}>, not an SVG <svg>`);
+    prepare(root);
+    judging = o;
+    try {
+      const body = purify.sanitize(root) as unknown as HTMLElement;
+      const svg = body.firstElementChild;
+      if (svg === null || svg.namespaceURI !== SVG_NS || svg.localName !== 'svg')
+        throw new SvgRejectedError('nothing drawable was left');
+      return serialize(svg, o, true);
+    } finally {
+      judging = {};
+    }
+  };
+
+  return {
+    sanitize(markup, options = {}) {
+      const once = pass(markup, options);
+      const again = pass(once, { keepRemoteImages: options.keepRemoteImages === true, localOnly: true });
+      if (again !== once) throw new SvgRejectedError('its sanitized form does not read back the same');
+      return once;
+    },
+  };
 }

@@ -70,8 +70,14 @@ export const INIT_COMMAND = {
       help: 'claude, copilot, opencode (comma-separated) or all.\nWithout it: asks on a terminal; otherwise only the project-level ones (claude, opencode)',
     },
     workspace: { ...workspace, help: 'Project folder to register (default: the current directory)' },
+    idea: {
+      type: 'string',
+      value: 'NAME',
+      help: 'Create this idea folder under x-ipe-docs/ideas (without it: asks on a terminal\nwhen the project has none)',
+    },
   },
-  details: `Claude Code: .mcp.json and CLAUDE.md in the project. OpenCode: opencode.json(c) and AGENTS.md in
+  details: `Also registers the project as a workspace the toolbar can save into.
+Claude Code: .mcp.json and CLAUDE.md in the project. OpenCode: opencode.json(c) and AGENTS.md in
 the project. Copilot CLI: $COPILOT_HOME/mcp-config.json (user-level, default ~/.copilot) and
 .github/copilot-instructions.md. Existing settings, comments and formatting are kept.`,
 } as const satisfies CommandSpec;
@@ -120,7 +126,7 @@ export const MCP_COMMAND = {
     },
     'token-in-path': {
       type: 'boolean',
-      help: 'With --http: the token is a path segment (/<token>/mcp) instead of a header,\nfor clients that cannot send headers (loopback only; see README)',
+      help: 'With --http: serve /<secret>/mcp without a header, the secret an HMAC of the token\n(not the token itself; printed on stderr), for clients that cannot send headers',
     },
     'idle-timeout': {
       type: 'string',

@@ -16,14 +16,28 @@ export interface AreaPlacement {
   topInset: number;
 }
 
-/** The area by selector (its border box) or as given; null when the selector matches nothing. */
+/** Why an area cannot be captured: the argument at fault and what the page offered instead. */
+export type AreaMiss =
+  | { found: false }
+  | { found: 'invalid'; reason: string }
+  | { found: 'outside'; page: { width: number; height: number } };
+
+/**
+ * The area by selector (its border box) or as given; a miss when the selector is not CSS or
+ * matches nothing, or the rect reaches past the page (no scroll could bring it into view).
+ */
 export function locateArea(area: {
   selector?: string;
   rect?: { x: number; y: number; width: number; height: number };
-}): AreaPlacement | { found: false } {
+}): AreaPlacement | AreaMiss {
   let rect = area.rect;
   if (typeof area.selector === 'string') {
-    const el = document.querySelector(area.selector);
+    let el: Element | null;
+    try {
+      el = document.querySelector(area.selector);
+    } catch (err) {
+      return { found: 'invalid', reason: err instanceof Error ? err.message : String(err) };
+    }
     if (el === null) return { found: false };
     const b = el.getBoundingClientRect();
     const x = Math.floor(b.left + window.scrollX);
@@ -36,6 +50,19 @@ export function locateArea(area: {
     };
   }
   if (rect === undefined) return { found: false };
+  const de = document.documentElement;
+  const page = {
+    width: Math.max(de.scrollWidth, document.body?.scrollWidth ?? 0),
+    height: Math.max(de.scrollHeight, document.body?.scrollHeight ?? 0),
+  };
+  // One pixel of slack for rounding: the selector's own box is ceil'ed above.
+  if (
+    rect.x < 0 ||
+    rect.y < 0 ||
+    rect.x + rect.width > page.width + 1 ||
+    rect.y + rect.height > page.height + 1
+  )
+    return { found: 'outside', page };
   const vw = window.innerWidth;
   const vh = window.innerHeight;
   let topInset = 0;

@@ -1,7 +1,9 @@
 import type { CaptureAreaResult } from '../../../../shared/src/commands/capture-area.js';
 import {
   type FetchResourceResult,
+  inFetchOrder,
   MAX_AREA_RESOURCE_BYTES,
+  MAX_FETCHES_PER_CAPTURE,
   MAX_RESOURCE_BYTES,
 } from '../../../../shared/src/commands/fetch-resource.js';
 import type { TabRef } from '../../../../shared/src/commands/target.js';
@@ -123,15 +125,34 @@ export class StagedCaptures {
   }
 }
 
-/** Fetches the capture's http(s) and `blob:` files a few at a time, within the host's caps. */
+/**
+ * Fetches the capture's http(s) and `blob:` files a few at a time, within the host's caps: no more
+ * than MAX_FETCHES_PER_CAPTURE requests, none once the byte budget is spent.
+ */
 async function fetchAll(capture: AreaCapture, tabId: number): Promise<StagedFiles> {
   const files: StagedFiles = {};
   let total = 0;
-  const queue = capture.resources.map((r) => r.url).filter((url) => !url.startsWith('data:'));
+  const urls = inFetchOrder(capture.resources)
+    .map((r) => r.url)
+    .filter((url) => !url.startsWith('data:'));
+  for (const url of urls.slice(MAX_FETCHES_PER_CAPTURE))
+    files[url] = { reason: `over the cap of ${MAX_FETCHES_PER_CAPTURE} fetches per capture` };
+  const queue = urls.slice(0, MAX_FETCHES_PER_CAPTURE);
+  // Fetches in flight hold their share of the budget until they answer.
+  let reserved = 0;
   const next = async (): Promise<void> => {
     const url = queue.shift();
     if (url === undefined) return;
-    const got = await fetchResource({ url, tab_id: tabId, max_bytes: MAX_RESOURCE_BYTES });
+    const left = MAX_AREA_RESOURCE_BYTES - total - reserved;
+    if (left <= 0) {
+      files[url] = { reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` };
+      return next();
+    }
+    const ask = Math.min(MAX_RESOURCE_BYTES, left);
+    reserved += ask;
+    // fetchResource answers failures, it does not throw: the share is given back below, once counted.
+    const got = await fetchResource({ url, tab_id: tabId, max_bytes: ask, page_url: capture.url });
+    reserved -= ask;
     if (got.ok && total + got.bytes > MAX_AREA_RESOURCE_BYTES) {
       files[url] = { reason: `over the ${MAX_AREA_RESOURCE_BYTES}-byte cap per capture` };
     } else if (got.ok) {

@@ -11,6 +11,7 @@ import type { Lease } from '../capture/scheduler.js';
 import { bringToFront, queueReport, schedule } from '../capture/turns.js';
 import { type AreaPixels, pixelCuts, shootArea } from '../deep-capture/area-shot.js';
 import {
+  type AreaMiss,
   type AreaPlacement,
   hideFloating,
   listUnreadableSheets,
@@ -111,9 +112,31 @@ async function locate(tab: { id: number; url: string }, params: CaptureAreaParam
       },
     ],
   });
-  const placement = located?.result as AreaPlacement | { found: false } | null | undefined;
+  const placement = located?.result as AreaPlacement | AreaMiss | null | undefined;
   if (placement === null || placement === undefined)
     throw new Error('Could not reach the page to find the area');
+  if ('found' in placement && placement.found === 'invalid') {
+    throw invalidInput(
+      [makeIssue('selector', 'a valid CSS selector', params.selector, `is not one (${placement.reason})`)],
+      'capture_area arguments',
+      { hint: 'Fix the selector (document.querySelector must accept it), or give a page rect.' },
+    );
+  }
+  if ('found' in placement && placement.found === 'outside') {
+    const { width, height } = placement.page;
+    throw invalidInput(
+      [
+        makeIssue(
+          'rect',
+          `a rect inside the page (0–${width} × 0–${height} CSS px, page coordinates)`,
+          params.rect,
+          'reaches past it',
+        ),
+      ],
+      'capture_area arguments',
+      { hint: 'Give a rect within the page, or a selector.', details: { page: placement.page } },
+    );
+  }
   if ('found' in placement) {
     throw invalidInput(
       [
@@ -135,11 +158,12 @@ async function locate(tab: { id: number; url: string }, params: CaptureAreaParam
 }
 
 /** Cross-origin stylesheets, fetched while the page is placed (for their :hover rules). */
-function unreadableSheets(tabId: number): Promise<Record<string, string>> {
+function unreadableSheets(tabId: number, pageUrl: string): Promise<Record<string, string>> {
   return executeFunction({ target: { tabId }, func: listUnreadableSheets, args: [] })
     .then(([listed]) => {
       const hrefs: unknown = listed?.result;
-      return fetchSheets(Array.isArray(hrefs) ? hrefs.filter((h): h is string => typeof h === 'string') : []);
+      const list = Array.isArray(hrefs) ? hrefs.filter((h): h is string => typeof h === 'string') : [];
+      return fetchSheets(list, pageUrl);
     })
     .catch(() => ({}));
 }
@@ -176,7 +200,7 @@ async function captureInTurn(
   try {
     await bringToFront(tab.id, tab.window_id);
     const placement = await locate(tab, params);
-    const sheets = unreadableSheets(tab.id);
+    const sheets = unreadableSheets(tab.id, tab.url);
     let step = plan(placement);
     let metrics = await prepare(tab.id, step, placement.rect);
     if (!step.hideFloating && !inView({ ...placement, scrollX: metrics.scrollX }, metrics.scrollY)) {

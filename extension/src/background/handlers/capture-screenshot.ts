@@ -86,6 +86,16 @@ async function viewportShot(tab: TabInfo): Promise<Shot> {
 
 async function elementShot(tab: TabInfo, selector: string): Promise<Shot> {
   const probe = await inPage(tab.id, { scrollTo: null, selector, hideFloating: false });
+  if (probe.found === 'invalid') {
+    throw invalidInput(
+      [makeIssue('selector', 'a valid CSS selector', selector, `is not one (${probe.reason})`)],
+      'input',
+      {
+        hint: 'Fix the selector (document.querySelector must accept it).',
+        details: { selector, tab_id: tab.id },
+      },
+    );
+  }
   if (probe.found === false) {
     throw invalidInput(
       [

@@ -1,11 +1,13 @@
 import type { FetchResourceParams, FetchResourceResult } from '../../../../shared/src/index.js';
 import { executeFunction } from '../../platform/browser.js';
+import { fetchAsPage } from './fetch-credentials.js';
 
 /**
  * `fetch_resource` (for the host's `save_area`): one resource of a captured area, fetched as the
- * page could — http(s) from the worker with the browser's cookies for that site (the extension's
- * host permissions spare it CORS; the HTTP cache answers what the page already loaded), `blob:`
- * URLs inside the tab that created them. The body is read only up to `max_bytes`; the host judges
+ * page could — http(s) from the worker (the extension's host permissions spare it CORS; the HTTP
+ * cache answers what the page already loaded) with the user's cookies only for the page's own host
+ * (fetch-credentials.ts) and never across a redirect, `blob:` URLs inside the tab that created
+ * them. The body is read only up to `max_bytes`; the host judges
  * what it is from the bytes.
  */
 
@@ -84,7 +86,7 @@ export async function fetchResource(params: FetchResourceParams): Promise<FetchR
       };
     }
     if (!/^https?:/i.test(url)) return { ok: false, reason: 'not an http(s) or blob: URL' };
-    const response = await fetch(url, { credentials: 'include', cache: 'force-cache', redirect: 'follow' });
+    const response = await fetchAsPage(url, params.page_url, { cache: 'force-cache' });
     if (!response.ok) return { ok: false, reason: `HTTP ${response.status}` };
     const bytes = await readCapped(response, max);
     if (bytes === null) return { ok: false, reason: `larger than ${max} bytes` };

@@ -19,6 +19,8 @@ export interface PageMetrics {
 
 export type ElementProbe =
   | { found: false }
+  /** The selector is not valid CSS: the browser's own words (a SyntaxError's message). */
+  | { found: 'invalid'; reason: string }
   | { found: true; rect: { x: number; y: number; width: number; height: number }; metrics: PageMetrics };
 
 /**
@@ -74,7 +76,11 @@ export async function preparePage(options: {
   let target: Element | null = null;
   // Chrome drops null-valued keys from executeScript args: absent arrives as undefined.
   if (typeof options.selector === 'string') {
-    target = document.querySelector(options.selector);
+    try {
+      target = document.querySelector(options.selector);
+    } catch (err) {
+      return { found: 'invalid', reason: err instanceof Error ? err.message : String(err) };
+    }
     if (target === null) return { found: false };
     const r = target.getBoundingClientRect();
     const inside =

@@ -1,9 +1,11 @@
 import { AREA_CAPTURE_LIMITS } from '../../../../shared/src/deep-capture/limits.js';
-import { sanitizeSvg } from '../../../../shared/src/deep-capture/svg-sanitize.js';
+import { createSvgSanitizer, type SvgSanitizer } from '../../../../shared/src/deep-capture/svg-sanitize.js';
 
 /**
- * Inline SVG as standalone markup. The SVG is copied (never changed in the page), stripped of
- * anything executable (shared/src/deep-capture/svg-sanitize.ts), and each descendant gets the paint its computed style has (page CSS like
+ * Inline SVG as standalone markup. The SVG is copied (never changed in the page), sanitized by
+ * allow-list with DOMPurify over this document's DOM (shared/src/deep-capture/svg-sanitize.ts;
+ * the host sanitizes again before writing), and each descendant gets the paint its computed style
+ * has, written as presentation attributes (page CSS like
  * `.icon path {fill: currentColor}` would not reach the clone otherwise). Elements it refers to
  * outside itself (`<use href="#icon">` of a sprite elsewhere in the page, `fill: url(#gradient)`)
  * are copied as written into a `<defs>` so the markup renders alone.
@@ -51,6 +53,8 @@ const NON_INHERITED_DEFAULTS: Record<string, string> = {
   'clip-path': 'none',
   mask: 'none',
 };
+
+let sanitizer: SvgSanitizer | null = null;
 
 function paintStyle(el: Element, parent: CSSStyleDeclaration | null): string {
   const cs = getComputedStyle(el);
@@ -113,7 +117,8 @@ export function serializeSvg(svg: Element): string {
   const serialized = new XMLSerializer().serializeToString(copy);
   if (serialized.length > AREA_CAPTURE_LIMITS.svgMarkup) return '';
   try {
-    return sanitizeSvg(serialized, { baseUrl: svg.ownerDocument.baseURI });
+    sanitizer ??= createSvgSanitizer(window);
+    return sanitizer.sanitize(serialized, { baseUrl: svg.ownerDocument.baseURI, keepRemoteImages: true });
   } catch {
     return '';
   }

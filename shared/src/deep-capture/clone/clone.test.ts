@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testCapture, testNode } from '../../../../test/helpers/captures.js';
+import { loadSvgSanitizer } from '../../node/svg-sanitizer.js';
 import { AreaCapture, type CaptureNode } from '../area-capture.js';
+import type { SvgSanitizer } from '../svg-sanitize.js';
 import { safeDeclaration } from './css.js';
 import { compactShorthands, readableColor } from './declarations.js';
 import { buildClone } from './index.js';
@@ -14,8 +16,14 @@ const files: Record<string, string> = {
   'https://site.test/hero.png': 'a1b2.png',
   'https://site.test/f.woff2': 'c3d4.woff2',
 };
+const svg: SvgSanitizer = await loadSvgSanitizer();
 const clone = (c: AreaCapture) =>
-  buildClone(c, { areaId: 'area-2', resourcePath: (u) => files[u] ?? null, pixelPath: (i) => `px-${i}.png` });
+  buildClone(c, {
+    areaId: 'area-2',
+    resourcePath: (u) => files[u] ?? null,
+    pixelPath: (i) => `px-${i}.png`,
+    svg,
+  });
 
 describe('nodeClassNames', () => {
   it('names elements by role, then telling tag, then the page class, numbered per word', () => {
@@ -91,6 +99,13 @@ describe('declarations', () => {
     expect(safeDeclaration('background-image', 'url("//evil.test/a.png")')).toBe(false);
     expect(safeDeclaration('background-image', 'url(")')).toBe(false);
     expect(safeDeclaration('x}{', 'red')).toBe(false);
+    // Judged as the CSS parser reads it: escapes decoded, case folded.
+    expect(safeDeclaration('background-image', 'URL(ht\\74p:\\2f\\2f evil.test/a.png)')).toBe(false);
+    expect(safeDeclaration('background-image', "u\\72l('//evil.test/a.png')")).toBe(false);
+    expect(safeDeclaration('background-image', 'image-set("a.png" 1x)')).toBe(false);
+    expect(safeDeclaration('background-image', 'url("3fa2c4d1e0b9a8f7c6d5.png")')).toBe(true);
+    expect(safeDeclaration('fill', 'url("#gradient")')).toBe(true);
+    expect(safeDeclaration('background-image', 'url("")')).toBe(true);
   });
 });
 
@@ -217,11 +232,11 @@ describe('buildClone', () => {
 
   it('writes sanitized SVG with its class and never a script or handler', () => {
     expect(result.html).toContain(
-      '<svg class="icon-1" xmlns="http://www.w3.org/2000/svg"><path d="M0 0"/></svg>',
+      '<svg class="icon-1" xmlns="http://www.w3.org/2000/svg"><path d="M0 0"></path></svg>',
     );
     expect(result.html).not.toMatch(/<script>(?!.*Content-Security)|onload|y\(\)/);
     expect(result.html).toContain(
-      `<meta http-equiv="Content-Security-Policy" content="script-src 'none'; object-src 'none'">`,
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file:; style-src 'self' file:; font-src 'self' file:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'">`,
     );
   });
 

@@ -1,4 +1,5 @@
 import type { AreaCapture, CaptureNode, StyleMap } from '../area-capture.js';
+import { cssValueIsLocal } from '../css-safety.js';
 import { staysInDeclaration } from '../css-scan.js';
 import { rewriteCssUrls } from '../css-urls.js';
 import { buildTokens, compactShorthands, orderedEntries, type Tokens, tokenize } from './declarations.js';
@@ -27,11 +28,12 @@ export interface CssOptions {
 
 const PROPERTY_NAME = /^(?:-?[a-z][a-z0-9-]*|--[\w-]+)$/;
 
-/** A declaration is written only when it is one declaration and names nothing remote. */
+/**
+ * A declaration is written only when it is one declaration and loads nothing but local files and
+ * fragments, judged as the CSS parser reads it (escapes decoded, case folded: css-safety.ts).
+ */
 export function safeDeclaration(prop: string, value: string): boolean {
-  if (!PROPERTY_NAME.test(prop)) return false;
-  if (/https?:|\/\/|blob:|javascript:|@import|<\/?style/i.test(value)) return false;
-  return staysInDeclaration(value);
+  return PROPERTY_NAME.test(prop) && staysInDeclaration(value) && cssValueIsLocal(value);
 }
 
 function block(selector: string, styles: StyleMap, indent = ''): string {

@@ -1,6 +1,6 @@
 import type { AreaCapture, CaptureNode, DocumentMode, StyleMap } from '../area-capture.js';
 import { isAllowedAttribute } from '../attributes.js';
-import { sanitizeSvg } from '../svg-sanitize.js';
+import type { SvgSanitizer } from '../svg-sanitize.js';
 
 /**
  * The clone's `area-N-structure.html`: the captured tree as HTML with one class per element and
@@ -18,6 +18,8 @@ export interface HtmlOptions {
   resourcePath(url: string): string | null;
   /** The local image of a `pixels` node, or null. */
   pixelPath(index: number): string | null;
+  /** Sanitizes each inline SVG again (the capture crossed process boundaries). */
+  svg: SvgSanitizer;
   /** Whether a clip wrapper and backdrop layers come before the root. */
   backdropCount: number;
   clipped: boolean;
@@ -59,6 +61,11 @@ const NEVER = new Set([
   'form',
   'noscript',
 ]);
+
+/** The clone's policy: nothing but local images, stylesheets and fonts (no inline styles either). */
+export const CLONE_POLICY =
+  "default-src 'none'; img-src 'self' file:; style-src 'self' file:; font-src 'self' file:; " +
+  "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 export const escapeText = (s: string) =>
   s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -147,7 +154,7 @@ export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
     if (node.kind === 'svg' && node.svg !== null && node.svg !== '') {
       let markup: string;
       try {
-        markup = sanitizeSvg(node.svg, { rewriteUrl: options.resourcePath });
+        markup = options.svg.sanitize(node.svg, { rewriteUrl: options.resourcePath });
       } catch {
         markup = '<svg></svg>';
       }
@@ -180,8 +187,8 @@ export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
   lines.push('<html>');
   lines.push('<head>');
   lines.push('<meta charset="utf-8">');
-  // A clone never runs anything, whatever a future bug lets into it.
-  lines.push(`<meta http-equiv="Content-Security-Policy" content="script-src 'none'; object-src 'none'">`);
+  // A clone never runs or loads anything but its own files, whatever a future bug lets into it.
+  lines.push(`<meta http-equiv="Content-Security-Policy" content="${CLONE_POLICY}">`);
   lines.push(`<title>${escapeText(options.title)}</title>`);
   lines.push(`<link rel="stylesheet" href="${escapeAttr(options.stylesheet)}">`);
   lines.push('</head>');

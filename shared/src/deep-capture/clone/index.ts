@@ -1,4 +1,5 @@
 import type { AreaCapture } from '../area-capture.js';
+import type { SvgSanitizer } from '../svg-sanitize.js';
 import { renderCss } from './css.js';
 import { renderHtml } from './html.js';
 import { nodeClassNames } from './names.js';
@@ -16,6 +17,8 @@ export interface CloneOptions {
   resourcePath(url: string): string | null;
   /** The image of a `pixels` node (relative path), or null. */
   pixelPath(nodeIndex: number): string | null;
+  /** The SVG sanitizer (a real DOM's: shared/src/node/svg-sanitizer.ts in Node). */
+  svg: SvgSanitizer;
   /** Default true; false renders the SingleFile-style baseline (every computed value, no reset). */
   reduced?: boolean;
 }
@@ -42,6 +45,7 @@ export function buildClone(capture: AreaCapture, options: CloneOptions): CloneFi
     names,
     resourcePath: options.resourcePath,
     pixelPath: options.pixelPath,
+    svg: options.svg,
     backdropCount: capture.backdrop.length,
     clipped: capture.clip !== null,
   });

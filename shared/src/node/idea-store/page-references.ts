@@ -117,10 +117,11 @@ export async function writeTokensFile(
   file: string,
   designTokens: Record<string, unknown>,
   areas: readonly ReferencedArea[],
-): Promise<void> {
+): Promise<boolean> {
   const doc = ideaTokensDocument(designTokens, areas);
   if (doc === null) await fs.rm(file, { force: true });
   else await write(file, `${JSON.stringify(doc, null, 2)}\n`);
+  return doc !== null;
 }
 
 /** Writes referenced-elements.json and the summary made from it. */

@@ -53,7 +53,9 @@ describe('prepareIdeaDirs', () => {
     expect(fs.statSync(dirs.screenshotsDir).isDirectory()).toBe(true);
     await expect(prepareIdeaDirs(ideaPaths(ws.workspace, 'missing'), 'missing')).rejects.toMatchObject({
       code: 'IDEA_NOT_FOUND',
-      message: 'Idea folder not found: missing',
+      message: expect.stringMatching(
+        /^Idea folder not found: missing\. Looked in .+: existing ideas: .+\. Pass one of/,
+      ),
     });
     expect(fs.existsSync(path.join(ws.ideasDir, 'missing'))).toBe(false);
   });

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { invalidField, XipeError } from '../../errors.js';
@@ -169,10 +170,45 @@ export async function preparePlainSubdir(parentReal: string, name: string, what:
   return dir;
 }
 
-export function ideaNotFound(paths: IdeaPaths, ideaFolder: string): XipeError {
-  return new XipeError('IDEA_NOT_FOUND', `Idea folder not found: ${ideaFolder}`, {
-    idea_folder: ideaFolder,
-    looked_in: paths.ideasDir,
-    hint: 'Create the idea folder first (the store never creates it), or pass the right workspace.',
-  });
+/**
+ * IDEA_NOT_FOUND (DESIGN §4): the message itself starts with `Idea folder not found: {idea}.` and
+ * says where it looked, which ideas exist there and what to do next, because a CLI prints only the
+ * message and an agent acts on it. `nextStep` replaces the default advice (e.g. a resource's).
+ */
+export function ideaNotFound(
+  paths: Pick<IdeaPaths, 'ideasDir'>,
+  ideaFolder: string,
+  nextStep?: string,
+): XipeError {
+  const existing = listIdeaFolders(paths.ideasDir);
+  const shown = existing.slice(0, 10).map((name) => JSON.stringify(name));
+  const more = existing.length > shown.length ? `, … (${existing.length} in all)` : '';
+  const found =
+    existing.length > 0
+      ? `existing ideas: ${shown.join(', ')}${more}`
+      : existsSync(paths.ideasDir)
+        ? 'it has no idea folders'
+        : 'that folder does not exist';
+  const next =
+    nextStep ??
+    (existing.length > 0
+      ? 'Pass one of the existing names exactly, or create the folder first (`x-ipe-uiux init --idea NAME`; the store never creates it).'
+      : 'Create the idea folder first (`x-ipe-uiux init --idea NAME`; the store never creates it), or pass the right workspace.');
+  return new XipeError(
+    'IDEA_NOT_FOUND',
+    `Idea folder not found: ${ideaFolder}. Looked in ${paths.ideasDir}: ${found}. ${next}`,
+    { idea_folder: ideaFolder, looked_in: paths.ideasDir, existing_ideas: existing, hint: next },
+  );
+}
+
+/** The folder names directly under `ideasDir`, sorted; empty when it is missing or unreadable. */
+export function listIdeaFolders(ideasDir: string): string[] {
+  try {
+    return readdirSync(ideasDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
 }

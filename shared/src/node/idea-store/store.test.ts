@@ -40,9 +40,12 @@ describe('saveReference', () => {
       session_path: `x-ipe-docs/ideas/${IDEA}/uiux-references/sessions/ref-session-001.json`,
       screenshots: [],
       reference_data_path: `x-ipe-docs/ideas/${IDEA}/uiux-references/reference-data.json`,
+      // Every file the save wrote is listed: the design tokens too.
+      tokens_path: `x-ipe-docs/ideas/${IDEA}/uiux-references/design-tokens.tokens.json`,
       idea_folder: IDEA,
       workspace: ws.workspace,
     });
+    expect(fs.existsSync(path.join(ws.workspace, String(result.tokens_path)))).toBe(true);
     for (const dir of ['sessions', 'screenshots']) {
       expect(fs.statSync(path.join(ws.refsDir(), dir)).isDirectory()).toBe(true);
     }
@@ -199,9 +202,15 @@ describe('saveReference', () => {
 
   it('refuses a missing idea folder with the exact message and creates nothing', async () => {
     const before = snapshotTree(ws.root);
+    const ideas = path.join(ws.workspace, 'x-ipe-docs', 'ideas');
+    const existing = fs.readdirSync(ideas).map((name) => JSON.stringify(name));
     await expect(save(referenceData({ idea_folder: 'no such idea' }))).rejects.toMatchObject({
       code: 'IDEA_NOT_FOUND',
-      message: 'Idea folder not found: no such idea',
+      // The contract's start, then where it looked, what exists there and the next step.
+      message:
+        `Idea folder not found: no such idea. Looked in ${ideas}: existing ideas: ${existing.join(', ')}. ` +
+        'Pass one of the existing names exactly, or create the folder first (`x-ipe-uiux init --idea NAME`; the store never creates it).',
+      details: { looked_in: ideas, existing_ideas: fs.readdirSync(ideas).sort() },
     });
     expect(snapshotTree(ws.root)).toEqual(before);
   });

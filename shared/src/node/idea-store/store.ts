@@ -152,7 +152,11 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
             logger?.warn('area tokens left out of the tokens file', { reason }),
           ));
         const merged = await writeMergedView(dirs.refsDir, data.idea_folder, records);
-        await writeTokensFile(page.tokens, merged?.design_tokens ?? {}, records.length > 0 ? areas : []);
+        const tokensWritten = await writeTokensFile(
+          page.tokens,
+          merged?.design_tokens ?? {},
+          records.length > 0 ? areas : [],
+        );
         if (referenced !== null) await writeReferenced(page, data.idea_folder, referenced);
         const areaIds = landed?.areas.map((a) => a.area_id) ?? [];
         return {
@@ -175,12 +179,14 @@ export async function saveReference(options: SaveReferenceOptions): Promise<Save
           ),
           idea_folder: data.idea_folder,
           workspace: paths.workspace,
+          ...(tokensWritten ? { tokens_path: workspaceRelative(paths.workspace, page.tokens) } : {}),
           ...(referenced !== null
             ? {
                 referenced_elements_path: workspaceRelative(
                   paths.workspace,
                   path.join(paths.ideaDir, 'uiux-references', PAGE_REFERENCES_DIR, REFERENCED_ELEMENTS_FILE),
                 ),
+                summary_path: workspaceRelative(paths.workspace, page.summary),
                 area_ids: areaIds,
               }
             : {}),

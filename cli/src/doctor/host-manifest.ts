@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
-import { BROWSERS, nativeHostsDir } from './browsers.js';
-import type { CheckResult, DoctorDeps } from './doctor.js';
-import { readInstallRecord } from './install.js';
+import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../../shared/src/constants.js';
+import { BROWSERS, nativeHostsDir } from '../browsers.js';
+import { readInstallRecord } from '../install.js';
+import type { CheckResult, DoctorDeps } from './types.js';
 
 /**
  * doctor's host-manifest check: every registration it can find (this home's install record, and
