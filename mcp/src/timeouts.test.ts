@@ -123,7 +123,7 @@ describe('runTool time limit', () => {
     const result = await runTool(queued, {}, ctx, {
       timeouts: timeoutSettings({ tool_timeouts: { queued_tool: 60 } }, {}),
     });
-    expect(result.structuredContent).toEqual({ done: true });
+    expect(result.structuredContent).toMatchObject({ done: true });
     expect(heard).toEqual(['queued behind 1 capture', 'started']);
   });
 
