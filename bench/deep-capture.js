@@ -248,7 +248,7 @@ export async function benchDeepCaptureArea({
       home === undefined ? null : phasesFromHostLog(home, 'area-90', chained.samples.length);
     const last = chained.obj;
     const lastText = chained.text;
-    const resources = last.resources.length;
+    const resources = last.resource_count;
     const refsDir = path.join(
       workspace,
       'x-ipe-docs',

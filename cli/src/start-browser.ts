@@ -7,6 +7,7 @@ import { scanRuntimeDir } from '../../shared/src/node/bridge/discovery.js';
 import { probeHost } from '../../shared/src/node/bridge/probe.js';
 import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
 import { logsDir } from '../../shared/src/node/index.js';
+import { originAndPath } from '../../shared/src/tab-match.js';
 
 /**
  * The browser side of `x-ipe-uiux start`: its switches, launching it with its output in
@@ -90,7 +91,8 @@ export async function openToolbarOnPage(
   const spec: CommandSpec | undefined = (COMMANDS as Record<string, CommandSpec>).inject_toolbar;
   if (spec === undefined)
     return 'click the X-IPE UI/UX Reference icon in the browser toolbar to open the toolbar';
-  const params = spec.params.safeParse({ url_contains: url });
+  // url_contains looks at a tab's origin and path only.
+  const params = spec.params.safeParse({ url_contains: originAndPath(url) });
   if (!params.success) return 'click the X-IPE UI/UX Reference icon to open the toolbar';
   const outcome = await probeHost(descriptor, token, {
     timeoutMs: 20_000,

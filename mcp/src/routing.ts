@@ -1,6 +1,7 @@
 import type { TabTarget } from '../../shared/src/commands/index.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
 import { invalidField, XipeError } from '../../shared/src/errors.js';
+import { urlMatches } from '../../shared/src/tab-match.js';
 import type { BridgeClient } from './bridge.js';
 import { listAllTabs } from './tab-list.js';
 
@@ -100,7 +101,7 @@ export async function resolveRoute(
     return { browser: tab.browser_id, target: { tab_id: tab.tab_id } };
   }
   const matches = tabs.filter((t) =>
-    args.tab_id !== undefined ? t.tab_id === args.tab_id : t.url.includes(args.url_contains ?? ''),
+    args.tab_id !== undefined ? t.tab_id === args.tab_id : urlMatches(t.url, args.url_contains ?? ''),
   );
   const browsers = [...new Set(matches.map((t) => t.browser_id))];
   const what =

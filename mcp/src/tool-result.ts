@@ -12,9 +12,10 @@ export interface ToolErrorObject {
 }
 
 /**
- * A handler's success object → one JSON text item plus the same object as structuredContent; its
- * images (if any) follow as `image` content blocks. Every success carries `status: "success"`
- * (DESIGN §5), first, whatever else the tool returns.
+ * A handler's success object → one JSON text item plus the same object as structuredContent
+ * (unless the reply says it is too large to send twice); its images (if any) follow as `image`
+ * content blocks. Every success carries `status: "success"` (docs/design.md §5), first, whatever
+ * else the tool returns.
  */
 export function successResult(output: ToolOutput): CallToolResult {
   const value = { status: 'success', ...(output instanceof ToolReply ? output.value : output) };
@@ -24,7 +25,7 @@ export function successResult(output: ToolOutput): CallToolResult {
       { type: 'text', text: JSON.stringify(value) },
       ...images.map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mimeType })),
     ],
-    structuredContent: value,
+    ...(output instanceof ToolReply && !output.structured ? {} : { structuredContent: value }),
   };
 }
 

@@ -70,6 +70,13 @@ function readReferenced(): ReferencedElements {
   return ReferencedElements.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
 }
 
+/** The resource files an area uses, from referenced-elements.json (the answer only counts them). */
+function areaResources(areaId: string): Array<{ type: string; src: string; local_path: string }> {
+  return readReferenced()
+    .static_resources.filter((r) => r.usage.split(', ').includes(areaId))
+    .map((r) => ({ type: r.type, src: r.src, local_path: r.local_path ?? '' }));
+}
+
 describe('capture_area', () => {
   it('captures a section below the fold under a sticky header, and its clone renders it offline', async () => {
     const page = await open('landing.html');
@@ -90,6 +97,8 @@ describe('capture_area', () => {
       expect(body.element_count as number).toBeGreaterThan(20);
       // Small: paths and counts only.
       expect(size).toBeLessThan(4096);
+      expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThanOrEqual(2048);
+      expect(body).toMatchObject({ resource_count: expect.any(Number), skipped_count: expect.any(Number) });
       expect(
         await page.evaluate(() => ({ y: window.scrollY, focus: document.activeElement?.className })),
       ).toEqual(before);
@@ -109,12 +118,8 @@ describe('capture_area', () => {
       expect(Buffer.byteLength(summary)).toBeLessThan(8 * 1024);
 
       // Fonts are the server's bytes, under content-hash names.
-      const resources = body.resources as Array<{
-        type: string;
-        src: string;
-        local_path: string;
-        bytes: number;
-      }>;
+      const resources = areaResources('area-1');
+      expect(resources).toHaveLength(body.resource_count as number);
       const fonts = resources.filter((r) => r.type === 'font');
       expect(fonts.length).toBeGreaterThan(0);
       for (const r of resources) {
@@ -148,7 +153,7 @@ describe('capture_area', () => {
         url_contains: 'landing.html',
       });
       expect(isError, JSON.stringify(body)).toBe(false);
-      const resources = body.resources as Array<{ type: string; src: string; local_path: string }>;
+      const resources = areaResources('area-5');
       const srcs = resources.map((r) => r.src);
       // At DPR 1 the 1x candidate, never the 2x one; the hero's photo comes from its stylesheet.
       expect(srcs).toContain(server.pageUrl('img/photo.png?w=640&h=360&seed=7'));

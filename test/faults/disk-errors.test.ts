@@ -285,7 +285,7 @@ describe.skipIf(!canMount)('through the real host', () => {
     const { workspace, refsDir } = workspaceIn(disk.dir);
     const ext = await pool.start();
     const client = await pool.client(ext, {
-      helloOverrides: { client: { name: 'faults', pid: process.pid, workspace } },
+      clientInfo: { name: 'faults', pid: process.pid, workspace },
     });
     const ok = await client.request('save_reference', { data: dataWithShots(1) });
     expect(ok).toMatchObject({ ok: true, result: { session_number: 1 } });

@@ -89,7 +89,7 @@ it(`keeps every answered save and a gap-free, parseable idea through SIGKILLs du
   while (next < TOTAL_SAVES) {
     const ext: FakeExtension = await pool.start({ home });
     const client: BridgeTestClient = await pool.client(ext, {
-      helloOverrides: { client: { name: 'kill-test', pid: process.pid, workspace: ws.workspace } },
+      clientInfo: { name: 'kill-test', pid: process.pid, workspace: ws.workspace },
     });
     // Kill after this many requests of this incarnation, plus a short random delay.
     const killAfter = 1 + Math.floor(random() * 24);
@@ -137,7 +137,7 @@ it(`keeps every answered save and a gap-free, parseable idea through SIGKILLs du
   // One more save on a fresh host: it must take the next number and clean up what the dead left.
   const ext = await pool.start({ home });
   const client = await pool.client(ext, {
-    helloOverrides: { client: { name: 'kill-test', pid: process.pid, workspace: ws.workspace } },
+    clientInfo: { name: 'kill-test', pid: process.pid, workspace: ws.workspace },
   });
   const last = saveParams(TOTAL_SAVES);
   const final = await client.request('save_reference', { data: last.data });

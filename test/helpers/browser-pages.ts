@@ -4,12 +4,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { realPageResponse } from '../support/real-pages.js';
 import { REPO_ROOT } from './fake-extension.js';
+import { hostileCapturePage, hostilePage } from './hostile-page.js';
 
 /**
- * Pages for end-to-end tests on 127.0.0.1 (port 0): `/plain`, `/other` (a second plain page),
+ * Pages for end-to-end tests on 127.0.0.1 (port 0): `/plain` (and any path under it), `/other` (a second plain page),
  * `/csp` (served with `Content-Security-Policy: script-src 'self'`: no inline script, no eval),
  * `/legacy` (a page carrying the legacy X-IPE toolbar: `.xipe-toolbar`, `xipe-` styles and the
- * `window.__xipeToolbarInjected` guard, set by its own same-origin script) and `/demo/` (the
+ * `window.__xipeToolbarInjected` guard, set by its own same-origin script), `/hostile…` (any path
+ * under it: a page that attacks what we put into it, hostile-page.ts) and `/demo/` (the
  * bundled demo page), and the pages shaped like real templates under `/real/` (test/support/real-pages.js).
  */
 export interface PageServer {
@@ -69,6 +71,15 @@ export async function startPageServer(): Promise<PageServer> {
       case '/demo/index.html':
         return send(200, 'text/html; charset=utf-8', fs.readFileSync(demo, 'utf8'));
       default: {
+        if (url.pathname.startsWith('/plain/')) {
+          return send(200, 'text/html; charset=utf-8', page('Plain page', '<h1 id="title">Plain</h1>'));
+        }
+        if (url.pathname === '/hostile-capture') {
+          return send(200, 'text/html; charset=utf-8', hostileCapturePage());
+        }
+        if (url.pathname.startsWith('/hostile')) {
+          return send(200, 'text/html; charset=utf-8', hostilePage(`Hostile ${url.pathname}`));
+        }
         const real = realPageResponse(url.pathname, url.searchParams);
         if (real) return send(200, real.type, real.body);
         return send(404, 'text/plain', 'not found');

@@ -429,6 +429,8 @@ export interface BridgeClientOptions {
   hello?: boolean;
   /** Overrides merged into the hello (e.g. a wrong protocol). */
   helloOverrides?: Record<string, unknown>;
+  /** Who the client says it is in its proof (its workspace decides where a save goes). */
+  clientInfo?: { name: string; pid: number; workspace?: string };
   token?: string;
 }
 
@@ -479,7 +481,7 @@ export class BridgeTestClient {
     });
     const client = new BridgeTestClient(socket);
     if (options.hello !== false) {
-      const answer = await client.hello(options.token ?? '', options.helloOverrides);
+      const answer = await client.hello(options.token ?? '', options.helloOverrides, options.clientInfo);
       if (answer.type === 'hello' && answer.role === 'host') client.hostInfo = answer.host;
       if (answer.type === 'error') client.rejection = answer;
     }
@@ -492,12 +494,15 @@ export class BridgeTestClient {
    * merged into the hello (a wrong protocol, a bad nonce). With a token other than the host's,
    * it sends its proof anyway (as an intruder would), so the host refuses it.
    */
-  async hello(token: string, overrides: Record<string, unknown> = {}): Promise<Envelope> {
-    const handshake = new ClientHandshake(
-      token,
-      { name: 'bridge-test-client', pid: process.pid },
-      'the host',
-    );
+  async hello(
+    token: string,
+    overrides: Record<string, unknown> = {},
+    clientInfo: { name: string; pid: number; workspace?: string } = {
+      name: 'bridge-test-client',
+      pid: process.pid,
+    },
+  ): Promise<Envelope> {
+    const handshake = new ClientHandshake(token, clientInfo, 'the host');
     this.send({ ...handshake.hello, ...overrides });
     const first = await this.inbox.waitFor((m) => m.type === 'challenge' || m.type === 'error', {
       take: true,

@@ -8,7 +8,7 @@ import { registerToolbar } from './collection/index.js';
 import { dispatch } from './dispatcher.js';
 import { HANDLERS } from './handlers/index.js';
 import { NativeHostLink } from './native-port.js';
-import { tabsChanged } from './tabs.js';
+import { tabsChanged, unmarkOwnWindow } from './tabs.js';
 
 /**
  * MV3 service worker. Chrome stops it after ~30 s idle unless a native port is open, and nothing
@@ -66,9 +66,12 @@ for (const event of [
   browser.tabs.onDetached,
   browser.windows.onCreated,
   browser.windows.onRemoved,
+  browser.tabs.onActivated,
+  browser.windows.onFocusChanged,
 ] as const) {
   event.addListener(tabsChanged);
 }
+browser.windows.onRemoved.addListener(unmarkOwnWindow);
 browser.tabs.onActivated.addListener(() => link.ensureConnected('tab activated'));
 browser.tabs.onUpdated.addListener(() => link.ensureConnected('tab updated'));
 browser.alarms.onAlarm.addListener((alarm) => {

@@ -73,11 +73,8 @@ export function openOrClosedShadowRoot(el: HTMLElement): ShadowRoot | null {
   return dom.openOrClosedShadowRoot(el) as ShadowRoot | null;
 }
 
-/** A port a content script of ours opened to the worker (Chrome's own, not the polyfill's wrapper). */
-export type PagePort = chrome.runtime.Port;
-
 /**
- * The tab of a message or port sender when it is our own content script in a tab's top frame;
+ * The tab of a message sender when it is our own content script in a tab's top frame;
  * undefined for extension pages, sub-frames and anyone else.
  */
 export function ownTopFrameTab<T extends { id?: number | undefined }>(
@@ -86,15 +83,4 @@ export function ownTopFrameTab<T extends { id?: number | undefined }>(
   const tab = sender?.tab;
   if (sender?.id !== chromeApi.runtime.id || sender.frameId !== 0 || tab?.id === undefined) return undefined;
   return tab as T & { id: number };
-}
-
-/**
- * Calls `onPort` for each port named `name` that a content script of this extension opens from
- * the top frame of a tab; other ports are left to their own listeners.
- */
-export function connectedPages(name: string, onPort: (port: PagePort, tabId: number) => void): void {
-  chromeApi.runtime.onConnect.addListener((port) => {
-    const tab = port.name === name ? ownTopFrameTab(port.sender) : undefined;
-    if (tab !== undefined) onPort(port, tab.id);
-  });
 }

@@ -9,9 +9,10 @@ const saved: FakeAnswer = (command) => {
     status: 'success',
     area_id: 'area-2',
     element_count: 42,
-    resources: [
-      { type: 'font', src: 'https://site.test/a.woff2', local_path: 'resources/ab.woff2', bytes: 1000 },
-    ],
+    resource_count: 1,
+    resource_bytes: 1000,
+    skipped_count: 0,
+    skipped_examples: [],
     files: {
       referenced_elements: '/ws/r.json',
       structure_html: '/ws/area-2-structure.html',

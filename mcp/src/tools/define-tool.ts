@@ -33,6 +33,8 @@ export class ToolReply {
   constructor(
     readonly value: Record<string, unknown>,
     readonly images: readonly ToolImage[],
+    /** False: the value goes as text only, not a second time as structuredContent (a large one). */
+    readonly structured = true,
   ) {}
 }
 

@@ -148,6 +148,31 @@ describe('inject_script', () => {
     expect(body).toHaveProperty('returnValue', null);
   });
 
+  it('sends a small value twice (text and structuredContent), a larger one as text only, and refuses one over 256 KiB', async () => {
+    const run = async (value: unknown) => {
+      const bridge = new FakeBridge([{ info: hostInfo(1, 'b1'), answer: injected(value) }]);
+      return runTool(
+        injectScriptTool,
+        { file_path: script },
+        toolContext(bridge, { toolName: 'inject_script' }),
+      );
+    };
+    const small = await run({ n: 1 });
+    expect(small.structuredContent).toMatchObject({ returnValue: { n: 1 } });
+    const medium = await run('m'.repeat(20_000));
+    expect(medium.structuredContent).toBeUndefined();
+    expect(JSON.parse((medium.content[0] as { text: string }).text).returnValue).toHaveLength(20_000);
+    const huge = await run('h'.repeat(300 * 1024));
+    expect(huge.isError).toBe(true);
+    const text = (huge.content[0] as { text: string }).text;
+    expect(text.length).toBeLessThan(2048);
+    expect(JSON.parse(text)).toMatchObject({
+      error: 'PAYLOAD_TOO_LARGE',
+      message: expect.stringContaining('Write a file instead'),
+      details: { max_value_bytes: 256 * 1024 },
+    });
+  });
+
   it.each([
     [{ file_path: 'relative/probe.js' }, 'file_path', /absolute/],
     [{ file_path: '/tmp/probe.ts' }, 'file_path', /\.js/],

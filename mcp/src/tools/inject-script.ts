@@ -13,7 +13,16 @@ import { invalidField, XipeError } from '../../../shared/src/errors.js';
 import { resolveRoute, routeOptions } from '../routing.js';
 import { type ScriptFile, ScriptFiles } from '../script-files.js';
 import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, ToolReply } from './define-tool.js';
+
+/**
+ * The most a script's value may take as JSON in an answer: an agent reads it into its context.
+ * Larger values are refused with what to do instead.
+ */
+export const MAX_VALUE_BYTES = 256 * 1024;
+
+/** Values up to this go as structuredContent too; larger ones as text only (never twice). */
+export const STRUCTURED_MAX_VALUE_BYTES = 8 * 1024;
 
 /** Scripts above this are refused before reading (the bridge frame cap leaves room for JSON escaping). */
 export const MAX_SCRIPT_BYTES = 32 * 1024 * 1024;
@@ -33,7 +42,7 @@ const InjectScriptArgs = z
       'Remove an existing X-IPE toolbar and its injection guards before running.',
     ),
     world: InjectScriptParams.shape.world.describe(
-      "'main' (the page's own JS world, default) or 'isolated'.",
+      "'main' (the page's own JS world, default) or 'isolated' (the safe choice: the page cannot see or change what runs there). A main-world result is produced inside the page and can be influenced by it.",
     ),
     timeout_ms: InjectScriptParams.shape.timeout_ms.describe('How long the script may run (default 30000).'),
   })
@@ -45,7 +54,9 @@ export const injectScriptTool = defineTool({
     "Run a .js file in a tab of the user's browser and return its completion value (promises are awaited, like " +
     'Runtime.evaluate with awaitPromise; top-level `await` works as in the DevTools console). Pass the absolute `file_path`; the file is read by the server and never ' +
     'echoed. Target with one of `tab_id`, `url_contains`, `page_index` (see list_tabs); none = the active tab of ' +
-    'the last focused window. Works on pages whose CSP forbids inline script when user scripts are allowed.',
+    'the last focused window. Works on pages whose CSP forbids inline script when user scripts are allowed. ' +
+    "In `world: 'main'` the code runs among the page's own scripts, so the result is produced inside the page and " +
+    "can be influenced by it; `world: 'isolated'` (the page's DOM, not its JS) is the safe choice when the page is not yours.",
   inputSchema: InjectScriptArgs,
   // Any script may change or submit anything on the page.
   annotations: {
@@ -91,14 +102,25 @@ export const injectScriptTool = defineTool({
       result = await send(sha256 !== undefined ? { code, code_sha256: sha256 } : { code });
       if (sha256 !== undefined) sent?.add(browser, sha256);
     }
-    return {
+    const returnValue = result.returnValue ?? null;
+    const valueBytes = Buffer.byteLength(JSON.stringify(returnValue), 'utf8');
+    if (valueBytes > MAX_VALUE_BYTES) {
+      throw new XipeError(
+        'PAYLOAD_TOO_LARGE',
+        `The script ran, but its value is ${valueBytes} bytes as JSON; an inject_script answer carries at most ${MAX_VALUE_BYTES}. ` +
+          'Write a file instead (e.g. have the script return the data in slices of under 200000 characters and save them on your side), or return only what you need (a count, a summary).',
+        { value_bytes: valueBytes, max_value_bytes: MAX_VALUE_BYTES, tab_id: result.tab.id },
+      );
+    }
+    const value = {
       success: true,
-      returnValue: result.returnValue ?? null,
+      returnValue,
       tab: { id: result.tab.id, url: result.tab.url, title: result.tab.title },
       method: result.method,
       bytes: Buffer.byteLength(code, 'utf8'),
       elapsed_ms: Math.round(performance.now() - started),
     };
+    return valueBytes > STRUCTURED_MAX_VALUE_BYTES ? new ToolReply(value, [], false) : value;
   },
 });
 /**

@@ -13,7 +13,11 @@ import {
   MAX_FETCHES_PER_CAPTURE,
   MAX_RESOURCE_BYTES,
 } from '../../../shared/src/commands/fetch-resource.js';
-import { SaveAreaParams, type SaveAreaResult } from '../../../shared/src/commands/save-area.js';
+import {
+  SaveAreaParams,
+  type SaveAreaResult,
+  summarizeSkipped,
+} from '../../../shared/src/commands/save-area.js';
 import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
 import { invalidField, validationError, XipeError } from '../../../shared/src/errors.js';
 import { ideaPaths, prepareIdeaDirs } from '../../../shared/src/node/idea-store/path-safety.js';
@@ -282,10 +286,11 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     status: 'success',
     area_id: written.areaId,
     element_count: written.elementCount,
-    resources: written.resources,
+    resource_count: written.resources.length,
+    resource_bytes: written.resources.reduce((sum, r) => sum + r.bytes, 0),
     files: written.files,
     elapsed_ms: Math.round(performance.now() - started),
-    ...(skipped.length > 0 ? { skipped } : {}),
+    ...summarizeSkipped(skipped),
     ...queueFields(queue),
   };
 };

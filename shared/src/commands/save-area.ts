@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CaptureRect } from '../deep-capture/area-capture.js';
 import { AreaId } from '../deep-capture/referenced-elements.js';
 import { IdeaFolderName } from '../reference-data.js';
+import { quoteShort } from '../tab-match.js';
 import { refineOneLocator, StagedCaptureId } from './capture-area.js';
 import { QueueFields } from './capture-queue.js';
 import { WorkspacePath } from './save-reference.js';
@@ -41,11 +42,21 @@ export const SavedResource = z.object({
 });
 export type SavedResource = z.infer<typeof SavedResource>;
 
+/** A few of the resources left out, as examples: their URLs are the page's, shortened and quoted. */
+export const SkippedExample = z.object({ src: z.string().max(100), reason: z.string().max(200) });
+export type SkippedExample = z.infer<typeof SkippedExample>;
+export const MAX_SKIPPED_EXAMPLES = 3;
+
+/**
+ * The answer is bounded (≤ 2 KB: an agent reads it into its context): counts, not lists. The
+ * resources and what was left out are in the area's files (referenced-elements.json).
+ */
 export const SaveAreaResult = z.object({
   status: z.literal('success'),
   area_id: AreaId,
   element_count: z.number().int().nonnegative(),
-  resources: z.array(SavedResource),
+  resource_count: z.number().int().nonnegative(),
+  resource_bytes: z.number().int().nonnegative(),
   /** Absolute paths of every file written but the resources: the summary and tokens are what to read next. */
   files: z.object({
     referenced_elements: z.string(),
@@ -58,10 +69,24 @@ export const SaveAreaResult = z.object({
     tokens: z.string().optional(),
   }),
   elapsed_ms: z.number().nonnegative(),
-  /** Resources left out, each with why (too large, not an image or font, unreachable). */
-  skipped: z.array(z.object({ src: z.string(), reason: z.string() })).optional(),
+  /** Resources left out (too large, not an image or font, unreachable): how many, and a few. */
+  skipped_count: z.number().int().nonnegative(),
+  skipped_examples: z.array(SkippedExample).max(MAX_SKIPPED_EXAMPLES),
   tab: TabRef.optional(),
   /** How long the capture waited for its window; `queued_behind` says behind what (when it waited). */
   ...QueueFields,
 });
+/** The count and a few short, quoted examples of the resources left out. */
+export function summarizeSkipped(skipped: readonly { src: string; reason: string }[]): {
+  skipped_count: number;
+  skipped_examples: SkippedExample[];
+} {
+  return {
+    skipped_count: skipped.length,
+    skipped_examples: skipped.slice(0, MAX_SKIPPED_EXAMPLES).map((s) => ({
+      src: quoteShort(s.src, 80),
+      reason: s.reason.length > 200 ? `${s.reason.slice(0, 199)}…` : s.reason,
+    })),
+  };
+}
 export type SaveAreaResult = z.infer<typeof SaveAreaResult>;

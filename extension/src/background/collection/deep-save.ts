@@ -18,8 +18,9 @@ export interface DeepAssets {
   element_count: number;
   resource_count: number;
   files: { referenced_elements: string; structure_html: string; styles_css: string; screenshot: string };
-  /** Files the host left out, with why. */
-  skipped?: { src: string; reason: string }[];
+  /** How many files the host left out, and a few of them with why (shortened, quoted). */
+  skipped_count?: number;
+  skipped_examples?: { src: string; reason: string }[];
 }
 
 export interface SaveTarget {
@@ -83,9 +84,11 @@ export async function saveAreas(args: {
       area_id: result.area_id,
       instruction: deep.instruction,
       element_count: result.element_count,
-      resource_count: result.resources.length,
+      resource_count: result.resource_count,
       files: relativeFiles(result.files),
-      ...(result.skipped && result.skipped.length > 0 ? { skipped: result.skipped } : {}),
+      ...(result.skipped_count > 0
+        ? { skipped_count: result.skipped_count, skipped_examples: result.skipped_examples }
+        : {}),
     });
   }
   return out;

@@ -99,9 +99,10 @@ describe('toolbar deep capture', () => {
           status: 'success',
           area_id: id,
           element_count: 143,
-          resources: [
-            { type: 'font', src: 'https://cdn/a.woff2', local_path: 'resources/ab.woff2', bytes: 9 },
-          ],
+          resource_count: 1,
+          resource_bytes: 9,
+          skipped_count: 0,
+          skipped_examples: [],
           files: {
             referenced_elements: `${REFS}/page-element-references/referenced-elements.json`,
             structure_html: `${REFS}/page-element-references/resources/${id}-structure.html`,

@@ -1,10 +1,11 @@
 import { applyPixelCuts, type PixelCut } from '../../../../shared/src/commands/capture-area.js';
 import type { AreaCapture } from '../../../../shared/src/deep-capture/area-capture.js';
 import { cropToImage, maskAround } from '../../geometry/crop-math.js';
-import { executeFunction } from '../../platform/browser.js';
+import { browser, executeFunction } from '../../platform/browser.js';
 import { captureDataUrl, decodePng, pngBase64 } from '../capture/capture.js';
 import { type PageMetrics, preparePage } from '../screenshot/page-functions.js';
 import { setMask } from './page-functions.js';
+import { DEEP_CAPTURE_FILE } from './run-capture.js';
 
 /**
  * The area's pixels: one capture when it fits the viewport, else bands scrolled one viewport at a
@@ -32,6 +33,35 @@ async function measure(tabId: number, scrollTo: number | null): Promise<PageMetr
   const result = injection?.result as { metrics?: PageMetrics } | null | undefined;
   if (result?.metrics === undefined) throw new Error('Could not reach the page to capture the area');
   return result.metrics;
+}
+
+/** Runs in the tab (serialised): hides the floating layers for a band; null before the bundle is installed. */
+async function hideBandLayers(): Promise<number | null> {
+  const api = (globalThis as { __xipeBandLayers?: { hide(): Promise<number> } }).__xipeBandLayers;
+  return api === undefined ? null : api.hide();
+}
+
+/** Runs in the tab (serialised): puts back what `hideBandLayers` changed. */
+export function restoreBandLayers(): boolean {
+  const api = (globalThis as { __xipeBandLayers?: { restore(): boolean } }).__xipeBandLayers;
+  return api?.restore() ?? false;
+}
+
+/**
+ * Hides the page's fixed and sticky layers for a band after the first, by the rule of the
+ * deep-capture bundle (content/deep-capture/band-layers.ts), installing the bundle if the engine
+ * has not yet.
+ */
+async function hideLayersForBand(tabId: number): Promise<void> {
+  const hide = async () =>
+    (await executeFunction({ target: { tabId }, func: hideBandLayers, args: [] }))[0]?.result as
+      | number
+      | null
+      | undefined;
+  if (typeof (await hide()) === 'number') return;
+  await browser.scripting.executeScript({ target: { tabId }, files: [DEEP_CAPTURE_FILE] });
+  if (typeof (await hide()) !== 'number')
+    throw new Error("Could not hide the page's fixed layers for the area's next band");
 }
 
 export interface AreaPixels {
@@ -89,7 +119,8 @@ class BandCanvas {
 
 /**
  * Captures `rect` starting from the page as it is now (`at`), banding down when it is taller
- * (the caller has already made fixed and sticky bars transparent then). A band is decoded and
+ * (the caller has already made fixed and sticky bars outside the area transparent then); every
+ * band after the first hides all of them, as they show then, so none repeats over the area. A band is decoded and
  * drawn while the next one is placed, and its mask (if it takes one) is set as the page scrolls to
  * it, where the scroll will land; a mask only speeds the capture up, it never covers the band, and
  * is set again if the page landed elsewhere. `lap` times each band's steps for the host's log: a
@@ -130,6 +161,8 @@ export async function shootArea(
         const early = setMaskTo(maskFor(bandHole(rect, drawnTo, landing), landing), false);
         metrics = await measure(tabId, drawnTo);
         await early;
+        // Once this band's scroll handlers have run: layers that turn fixed on scroll are found too.
+        await hideLayersForBand(tabId);
       }
       const hole = bandHole(rect, drawnTo, metrics);
       if (hole.height <= 0)

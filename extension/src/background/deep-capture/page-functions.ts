@@ -189,7 +189,16 @@ export async function setMask(
   );
   if (!mask.host.isConnected) document.documentElement.append(mask.host);
   if (!paint) return;
-  await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+  // A hidden tab paints no frame: wait for two at most a second.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 1000);
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve();
+      }),
+    );
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import { executeFunction } from '../../platform/browser.js';
 import { pngBase64 } from '../capture/capture.js';
 import type { Lease } from '../capture/scheduler.js';
 import { bringToFront, queueReport, schedule } from '../capture/turns.js';
-import { type AreaPixels, pixelCuts, shootArea } from '../deep-capture/area-shot.js';
+import { type AreaPixels, pixelCuts, restoreBandLayers, shootArea } from '../deep-capture/area-shot.js';
 import {
   type AreaMiss,
   type AreaPlacement,
@@ -79,6 +79,8 @@ async function prepare(tabId: number, step: Plan, area: AreaPlacement['rect']): 
 
 async function restore(tabId: number): Promise<void> {
   await executeFunction({ target: { tabId }, func: setMask, args: [[]] }).catch(() => undefined);
+  // Band layers first: they were hidden over what `hideFloating` had already made transparent.
+  await executeFunction({ target: { tabId }, func: restoreBandLayers, args: [] }).catch(() => undefined);
   await executeFunction({ target: { tabId }, func: restoreFloating, args: [] }).catch(() => undefined);
   await executeFunction({ target: { tabId }, func: restorePage, args: [] }).catch(() => undefined);
 }

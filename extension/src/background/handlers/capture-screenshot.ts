@@ -46,9 +46,21 @@ async function inPage(
     func: preparePage,
     args: [options],
   });
-  const result = injection?.result as ElementProbe | { found: null; metrics: PageMetrics } | null | undefined;
+  const result = injection?.result as
+    | ElementProbe
+    | { found: null; metrics: PageMetrics }
+    | { hidden: true }
+    | null
+    | undefined;
   if (result === null || result === undefined)
     throw new Error('Could not reach the page to take the screenshot');
+  if ('hidden' in result) {
+    throw new XipeError(
+      'TAB_NOT_FOUND',
+      `Tab ${tabId} is hidden (another tab or window is in front of it), so it paints nothing to capture. Call list_tabs and target the active tab, or bring this one to front and retry.`,
+      { tab_id: tabId },
+    );
+  }
   return result;
 }
 

@@ -1,6 +1,5 @@
 import { parse } from 'acorn';
 import { type AnyNode, asNode, childNodes, FUNCTION_NODES, nodeList } from './ast.js';
-import { keepable } from './keepable.js';
 
 /**
  * Makes a script's completion value observable without `eval` (which a strict page CSP forbids in
@@ -30,8 +29,6 @@ export type InstrumentResult =
       ok: true;
       code: string;
       topLevelAwait: boolean;
-      /** The code may run as a function body the page keeps (see `keepable`). */
-      keepable: boolean;
     }
   | { ok: false; message: string; location: SourceLocation | null };
 
@@ -183,11 +180,10 @@ export function instrumentCompletion(source: string, slot: string): InstrumentRe
     last = insertion.pos;
   }
   out += code.slice(last);
-  const keep = keepable(program, topLevelAwait);
-  if (!topLevelAwait) return { ok: true, code: out, topLevelAwait, keepable: keep };
+  if (!topLevelAwait) return { ok: true, code: out, topLevelAwait };
   // One line: the wrapper's head sits before the code's first character, its tail after a newline
   // (a trailing line comment must not swallow it), so the code keeps its line numbers.
   const head = `${slot}.v=(async(${TLA_SLOT})=>{let ${TLA_VALUE};try{`;
   const tail = `\n}catch(e){${TLA_SLOT}.fail(e);return}return ${TLA_VALUE}})(${slot});`;
-  return { ok: true, code: `${head}${out}${tail}`, topLevelAwait, keepable: keep };
+  return { ok: true, code: `${head}${out}${tail}`, topLevelAwait };
 }

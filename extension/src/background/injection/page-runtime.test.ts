@@ -1,27 +1,30 @@
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
+  DRY_RUN,
   INJECTED_SOURCE_URL,
-  KEPT_CONFIG,
-  NOT_KEPT,
   PageOutcome,
   pageRuntime,
-  RUNTIME_SOURCE_URL,
+  type RuntimeOptions,
 } from './page-runtime.js';
+
+const options = (rest: Partial<RuntimeOptions> = {}): RuntimeOptions => ({
+  global: null,
+  lineOffset: 0,
+  sourceUrl: INJECTED_SOURCE_URL,
+  listen: false,
+  dry: false,
+  code: null,
+  ...rest,
+});
 
 /** The eval path of the in-page runtime, run in Node (the userScripts path is covered end to end). */
 async function run(code: string): Promise<PageOutcome> {
-  const registry = `__test_${Math.random().toString(16).slice(2)}`;
+  const global = `__test_${Math.random().toString(16).slice(2)}`;
   const outcome = await pageRuntime(
-    registry,
-    '1',
-    `${code}\n//# sourceURL=${INJECTED_SOURCE_URL}`,
-    0,
-    INJECTED_SOURCE_URL,
-    null,
+    options({ global, code: `${code}\n//# sourceURL=${INJECTED_SOURCE_URL}` }),
   );
-  const calls = (globalThis as unknown as Record<string, { calls: object }>)[registry]?.calls;
-  expect(calls).toEqual({}); // the slot is always removed
+  expect(Object.getOwnPropertyNames(globalThis)).not.toContain(global); // gone once the call is over
   return PageOutcome.parse(outcome);
 }
 
@@ -74,134 +77,53 @@ describe('pageRuntime (eval path)', () => {
   });
 });
 
-describe('pageRuntime (userScripts path: setup, begin, then the code reports into registry.current)', () => {
-  type Slot = { v: unknown; fail(e: unknown): void; finish(): unknown; report(): unknown };
-  type Registry = {
-    current: Slot | null;
-    calls: Record<string, Slot>;
-    begin(id: string, offset: number, listen: boolean): Slot;
+describe('pageRuntime (userScripts path: one fresh script per call)', () => {
+  /** The worker's one-script form: the runtime in a block-scoped constant, then the code. */
+  const inline = (code: string): string => {
+    const start = '{ const __slot = ';
+    const offset = `${start}(${pageRuntime.toString()})(${JSON.stringify(options())})`.split('\n').length;
+    const head = `${start}(${pageRuntime.toString()})(${JSON.stringify(options({ lineOffset: offset }))}); try {`;
+    return `${head}\n${code}\n} catch (e) { __slot.fail(e) }\n__slot.finish(); }`;
   };
-  const install = (): { name: string; registry: Registry } => {
-    const name = `__test_${Math.random().toString(16).slice(2)}`;
-    expect(pageRuntime(name, null, null, 1, INJECTED_SOURCE_URL, KEPT_CONFIG)).toBeUndefined();
-    const registry = (globalThis as unknown as Record<string, Registry | undefined>)[name];
-    if (registry === undefined) throw new Error('no registry after the setup');
-    return { name, registry };
-  };
+  const inject = (text: string): unknown => vm.runInThisContext(text, { filename: INJECTED_SOURCE_URL });
 
-  it('installs the registry once, not enumerable', () => {
-    const { name, registry } = install();
-    expect(Object.keys(globalThis)).not.toContain(name);
-    pageRuntime(name, null, null, 1, INJECTED_SOURCE_URL, KEPT_CONFIG);
-    expect((globalThis as unknown as Record<string, unknown>)[name]).toBe(registry);
+  it('runs the code and leaves no global of its own, before or after', async () => {
+    const before = Object.getOwnPropertyNames(globalThis);
+    let during: string[] = [];
+    (globalThis as Record<string, unknown>).__probe = () => {
+      during = Object.getOwnPropertyNames(globalThis);
+    };
+    expect(inject(inline('__probe(); __slot.v = 20 + 1'))).toEqual({ status: 'ok', value: 21 });
+    expect(await inject(inline('__slot.v = Promise.resolve([1, 2])'))).toEqual({
+      status: 'ok',
+      value: [1, 2],
+    });
+    delete (globalThis as Record<string, unknown>).__probe;
+    expect(during.filter((name) => !before.includes(name))).toEqual(['__probe']);
+    expect(Object.getOwnPropertyNames(globalThis)).toEqual(before);
   });
 
-  it('gives each call its own slot, finishing synchronously unless the value is a thenable', async () => {
-    const { registry } = install();
-    const first = registry.begin('1', 1, false);
-    expect(registry.current).toBe(first);
-    first.v = Promise.resolve('one');
-    // A second call starts while the first is still awaiting its value.
-    const second = registry.begin('2', 1, false);
-    const pending = first.finish();
-    expect(pending).toBeInstanceOf(Promise);
-    expect(await pending).toEqual({ status: 'ok', value: 'one' });
-    expect(registry.current).toBe(second); // finishing the first leaves the second alone
-    second.v = 2;
-    expect(second.finish()).toEqual({ status: 'ok', value: 2 });
-    expect(registry.calls).toEqual({});
-    expect(registry.current).toBeNull();
-  });
-
-  it('reports a throw, a rejection and an unfinished run', async () => {
-    const { registry } = install();
-    const thrown = registry.begin('1', 1, false);
-    thrown.fail(new TypeError('bad'));
-    expect(thrown.finish()).toMatchObject({
+  it("reports the agent's line, not the runtime's, for a throw", () => {
+    const outcome = inject(inline('1;\nthrow new RangeError("r")')) as PageOutcome;
+    expect(outcome).toMatchObject({
       status: 'error',
       kind: 'throw',
-      error: { name: 'TypeError', message: 'bad' },
+      error: { name: 'RangeError', message: 'r', line: 2, column: 7 },
     });
-    const rejected = registry.begin('2', 1, false);
-    rejected.v = Promise.reject(new Error('no'));
-    expect(await rejected.finish()).toMatchObject({
-      status: 'error',
-      kind: 'rejection',
-      error: { message: 'no' },
-    });
-    registry.begin('3', 1, false);
-    expect(registry.calls['3']?.report()).toEqual({ ran: false, error: null, syntax: null });
-    expect(registry.calls).toEqual({});
-  });
-});
-
-describe('pageRuntime (kept functions)', () => {
-  type Registry = { keptIds(): string[]; call(id: string): unknown };
-  /** The runtime as the worker injects it: its own script, named by RUNTIME_SOURCE_URL. */
-  const install = (config = KEPT_CONFIG): { name: string; registry: Registry } => {
-    const name = `__test_${Math.random().toString(16).slice(2)}`;
-    const setup = `(${pageRuntime.toString()})(${JSON.stringify(name)}, null, null, 1, ${JSON.stringify(INJECTED_SOURCE_URL)}, ${JSON.stringify(config)})`;
-    vm.runInThisContext(setup, { filename: RUNTIME_SOURCE_URL });
-    const registry = (globalThis as unknown as Record<string, Registry | undefined>)[name];
-    if (registry === undefined) throw new Error('no registry after the setup');
-    return { name, registry };
-  };
-  /** Injects a script (named like the worker's) and returns its completion value. */
-  const inject = (text: string, filename = INJECTED_SOURCE_URL): unknown =>
-    vm.runInThisContext(text, { filename });
-  const reg = (name: string): string => `globalThis.${name}`;
-  /** The worker's script form and kept form of `code` (the agent's code from line 2). */
-  const scriptForm = (name: string, code: string): string =>
-    `{ try { ${reg(name)}.open(1);\n${code}\n} catch (e) { ${reg(name)}.current.fail(e) }\n${reg(name)}.current.finish(); }`;
-  const define = (name: string, id: string, code: string): string =>
-    `${reg(name)}.keep(${JSON.stringify(id)}, ${code.length}, function () { try { ${reg(name)}.open(1);\n${code}\n} catch (e) { ${reg(name)}.current.fail(e) }\nreturn ${reg(name)}.current.finish(); });`;
-  const call = (name: string, id: string): unknown =>
-    inject(`${reg(name)}.call(${JSON.stringify(id)})`, RUNTIME_SOURCE_URL);
-
-  it('keeps a function, runs it when defined and when called, and answers NOT_KEPT for others', () => {
-    const { name, registry } = install();
-    const code = `${reg(name)}.current.v = (globalThis.__keptRuns = (globalThis.__keptRuns ?? 0) + 1)`;
-    expect(inject(define(name, 'k1', code))).toEqual({ status: 'ok', value: 1 });
-    expect(call(name, 'k1')).toEqual({ status: 'ok', value: 2 });
-    expect(call(name, 'k2')).toBe(NOT_KEPT);
-    expect(registry.keptIds()).toEqual(['k1']);
-    delete (globalThis as Record<string, unknown>).__keptRuns;
   });
 
-  it('keeps at most maxFunctions and maxChars, dropping the least recently used, never the newest', () => {
-    const { name, registry } = install({ ...KEPT_CONFIG, maxFunctions: 2, maxChars: 100 });
-    const code = (n: number): string => `${reg(name)}.current.v = ${n}`;
-    inject(define(name, 'a', code(1)));
-    inject(define(name, 'b', code(2)));
-    expect(call(name, 'a')).toEqual({ status: 'ok', value: 1 }); // a is now the most recent
-    inject(define(name, 'c', code(3)));
-    expect(registry.keptIds()).toEqual(['a', 'c']);
-    inject(define(name, 'big', `${code(4)} /* ${'x'.repeat(200)} */`));
-    expect(registry.keptIds()).toEqual(['big']);
-  });
-
-  it('reports the same error, line and stack as the script form', () => {
-    const { name } = install();
-    // `var` keeps the first in its script form (its `keptProbe` is a global for good); `let`, as
-    // long, may be kept. Same columns.
-    const body = (kind: string) => `${kind} keptProbe = () => { throw new Error("deep") };\nkeptProbe()`;
-    const asScript = inject(scriptForm(name, body('var'))) as PageOutcome;
-    const defined = inject(define(name, 'k', body('let'))) as PageOutcome;
-    const called = call(name, 'k') as PageOutcome;
-    expect(asScript).toMatchObject({ status: 'error', kind: 'throw', error: { message: 'deep', line: 1 } });
-    if (asScript.status !== 'error') throw new Error('unreachable');
-    // In a page the injected script is the bottom of the stack; here Node's frames follow it.
-    const { stack, ...error } = asScript.error;
-    const injectedFrames = stack
-      ?.split('\n')
-      .filter((line) => !/^\s+at /.test(line) || line.includes('x-ipe-'));
-    expect(injectedFrames).toEqual([
-      'Error: deep',
-      '    at keptProbe (x-ipe-inject.js:2:31)',
-      '    at x-ipe-inject.js:3:1',
-    ]);
-    const expected = { ...asScript, error: { ...error, stack: injectedFrames?.join('\n') } };
-    expect(defined).toEqual(expected);
-    expect(called).toEqual(expected);
+  it('under a per-call global: a dry run stops before the code, a report disposes of it', () => {
+    const global = `__test_${Math.random().toString(16).slice(2)}`;
+    const slot = pageRuntime(options({ global, lineOffset: 1, dry: true })) as {
+      open(): unknown;
+      report(): unknown;
+    };
+    const enumerable = Object.keys(globalThis);
+    expect(enumerable).not.toContain(global);
+    expect((globalThis as Record<string, unknown>)[global]).toBe(slot);
+    expect(() => slot.open()).toThrow(expect.objectContaining({ name: DRY_RUN }));
+    expect(slot.open()).toBe(slot); // only once
+    expect(slot.report()).toEqual({ ran: false, error: null, syntax: null });
+    expect(Object.getOwnPropertyNames(globalThis)).not.toContain(global);
   });
 });

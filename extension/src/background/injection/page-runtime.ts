@@ -28,82 +28,54 @@ export const PageReport = z.object({
 });
 export type PageReport = z.infer<typeof PageReport>;
 
-/** The `//# sourceURL` of injected code, so stack frames of the agent's code are recognisable. */
+/** The `//# sourceURL` of injected code (ours and the agent's), so its stack frames are recognisable. */
 export const INJECTED_SOURCE_URL = 'x-ipe-inject.js';
-
-/** The `//# sourceURL` of the page runtime and of the short script that calls a kept function. */
-export const RUNTIME_SOURCE_URL = 'x-ipe-runtime.js';
-
-/** What the one-script form answers on a page without the registry (none of the code ran). */
-export const NO_RUNTIME = 'xipe:no-runtime';
-
-/** What `call(id)` answers when the page does not keep that function (none of the code ran). */
-export const NOT_KEPT = 'xipe:not-kept';
-
-/**
- * How a registry keeps functions: the runtime's sourceURL, and the most functions and code
- * characters it keeps (the least recently used go first; the newest always stays).
- */
-export interface KeptConfig {
-  runtimeUrl: string;
-  maxFunctions: number;
-  maxChars: number;
-}
-
-/** Longer code is never kept: it goes as a script every call. */
-export const KEPT_MAX_CHARS = 8 * 1024 * 1024;
-
-export const KEPT_CONFIG: KeptConfig = {
-  runtimeUrl: RUNTIME_SOURCE_URL,
-  maxFunctions: 16,
-  maxChars: KEPT_MAX_CHARS,
-};
 
 /** The name of the error `open()` throws in a dry run: the code parsed, and none of it ran. */
 export const DRY_RUN = 'XipeDryRun';
+
+/** How one call's runtime is set up (see `pageRuntime`). */
+export interface RuntimeOptions {
+  /**
+   * A global name, random per call, the slot is also reachable by until the call is over, for
+   * the scripts that follow it in the same call (a dry run, code that runs unrewritten). Null:
+   * the slot is only returned, to a block-scoped constant of the one script that runs the code.
+   */
+  global: string | null;
+  /** Lines of our own text above the agent's first line. */
+  lineOffset: number;
+  sourceUrl: string;
+  /** Record a SyntaxError that stopped the next script from running (an `error` listener). */
+  listen: boolean;
+  /** `open()` throws DRY_RUN: the code parsed, and none of it runs. */
+  dry: boolean;
+  /** Scripting fallback: run this code with indirect eval and return the outcome. */
+  code: string | null;
+}
 
 /**
  * Runs IN THE PAGE (MAIN or USER_SCRIPT world): Chrome serializes it with `toString()`, so it must
  * not reference anything outside its own body (no imports, no module-level helpers).
  *
- * Installs (once per page and world) a registry `globalThis[registryName]`, not enumerable, whose
- * `begin(callId)` creates the slot a call reports into and makes it the registry's `current`:
- * `v` (the completion value, set by the rewritten code), `fail(e)` (a synchronous throw),
- * `finish()` (awaits the value if it is a thenable, converts it to JSON-safe data, removes the
- * slot) and `report()` (for runs whose value did not come through finish). An `error` listener
- * records a SyntaxError that stopped the injected script from running at all.
+ * Every call sets up its own runtime: nothing of ours stays in the page after the call, nothing is
+ * kept for a later call, and no name is the same from call to call. In the MAIN world the page
+ * may have patched any built-in before we arrive, so nothing done there can be made unreadable or
+ * unforgeable: a main-world result is produced inside the page and can be influenced by it (the
+ * isolated world is the safe choice). What this function avoids is handing the page a standing
+ * handle: the usual call leaves no global at all (the slot lives in a block-scoped constant of the
+ * one script that runs the agent's code).
  *
- * For userScripts a call is one script, the same text on every call for the same code (so the
- * page's V8 reuses its compiled code: measured, a 24 KB call costs the page ~1 ms less CPU than
- * with per-call text): its first statement is `registry.open()`, which makes a slot the
- * registry's `current`, then the agent's code reports into it (one script costs the page and the
- * browser ~0.3 ms less than three). On a page without the registry it runs nothing and answers
- * NO_RUNTIME; it then goes again after this function with no callId, which installs the registry
- * (or returns at once). A run that brought back no outcome is diagnosed with three scripts: this
- * function, a tiny `begin(callId)` that listens for the code's SyntaxError and sets `dry`, then
- * the same code, whose `open()` then throws DRY_RUN before any of the agent's code runs.
- * `calls[callId]` finds that slot again from a later injection (`report()`).
- *
- * Kept functions: code that runs the same as a function body (`keepable`) goes in once as a
- * function the registry keeps (`keep(id, chars, fn)`, which also calls it), and a repeated call is
- * a short script, `call(id)`: the page neither receives nor compiles the text again. NOT_KEPT
- * when the page has no such function (evicted, or a new document). The functions are held in this
- * closure, not on the registry, so the page's own code cannot list them or read their text.
- * Reported stacks end above the registry's `keep` or `call` frame: what is under it (that frame,
- * and the script that defined or called the function) is ours, so a kept call reports the stack
- * the script form would.
- *
- * `link(eventName)` makes the registry listen on `document` for one event with that (random)
- * name whose `relatedTarget` is a node of our content script (page-channel.ts): `c` events on it
- * (`{n, id}`) call kept functions, and each answers with an `r` event (`{n, outcome}`, once a
- * returned promise settled), so a repeated call needs no script injection. A page that removed
- * the registry global gets NO_RUNTIME there too.
+ * The slot: `v` (the completion value, set by the rewritten code), `fail(e)` (a synchronous
+ * throw), `finish()` (awaits the value if it is a thenable, converts it to JSON-safe data, then
+ * disposes of the slot), `open()` (the diagnosis scripts' first statement) and `report()` (for
+ * runs whose value did not come through finish). With `listen`, an `error` listener records a
+ * SyntaxError that stopped the injected script from running at all.
  *
  * With `code` set (scripting fallback) it runs the code itself with indirect eval and returns the
  * outcome; `eval_blocked` when the page CSP forbids eval.
  *
- * JSON-safe conversion (documented in the README): undefined → null at the top and in arrays,
- * dropped in objects (JSON.stringify rules); NaN/±Infinity → "NaN"/"Infinity"/"-Infinity";
+ * JSON-safe conversion (documented in docs/architecture.md): undefined → null at the top and in
+ * arrays, dropped in objects (JSON.stringify rules); NaN/±Infinity → "NaN"/"Infinity"/"-Infinity";
  * bigint → "123n"; symbol → "Symbol(x)"; function → "[Function name]"; DOM nodes →
  * "[Element div#id.class]", "[Text \"…\"]", "[Document url]"; window → "[Window]"; Map → array of
  * [key, value]; Set, NodeList, HTMLCollection, typed arrays → arrays; Error → {name, message,
@@ -111,14 +83,8 @@ export const DRY_RUN = 'XipeDryRun';
  * promise → "[Promise]"; a cycle → "[Circular]"; deeper than 100 levels → "[MaxDepth]"; after
  * 100000 values → "[Truncated]"; a throwing getter → "[Thrown: message]".
  */
-export function pageRuntime(
-  registryName: string,
-  callId: string | null,
-  code: string | null,
-  lineOffset: number,
-  sourceUrl: string,
-  keeping: KeptConfig | null,
-): unknown {
+export function pageRuntime(options: RuntimeOptions): unknown {
+  const { global: globalName, lineOffset, sourceUrl, listen, dry, code } = options;
   type ErrorInfo = { name: string; message: string; stack?: string; line?: number; column?: number };
   type Outcome =
     | { status: 'ok'; value: unknown }
@@ -128,68 +94,38 @@ export function pageRuntime(
     v: unknown;
     ran: boolean;
     error: ErrorInfo | null;
+    open(): Slot;
     fail(err: unknown): void;
     dispose(): void;
     finish(): Outcome | Promise<Outcome>;
     report(): unknown;
   }
-  interface Registry {
-    current: Slot | null;
-    calls: Record<string, Slot>;
-    /** The next `open()` throws DRY_RUN instead of opening (a diagnosis: does the code parse?). */
-    dry: boolean;
-    opened: number;
-    begin(callId: string, lineOffset: number, listen: boolean): Slot;
-    open(lineOffset: number): Slot;
-    keep(id: string, chars: number, fn: () => unknown): unknown;
-    /** The ids of the kept functions, least recently used first. */
-    keptIds(): string[];
-    call(id: string): unknown;
-    /** Listens for the worker's channel (`linkPage`, page-channel.ts); true when it listens. */
-    link(eventName: string): boolean;
-  }
-  const g = globalThis as unknown as Record<string, unknown>;
-  const installed = g[registryName] as Registry | undefined;
-  // Already installed by an earlier call: the setup has nothing to do.
-  if (installed !== undefined && callId === null) return undefined;
-
+  // Our frames share the agent's sourceURL (one script): theirs are the ones below lineOffset.
   const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const locate = (info: ErrorInfo, stack: string, lineOffset: number): ErrorInfo => {
-    const match = new RegExp(`${escapeRegExp(sourceUrl)}:(\\d+):(\\d+)`).exec(stack);
-    if (match !== null) {
+  const locate = (info: ErrorInfo, stack: string): ErrorInfo => {
+    const frames = new RegExp(`${escapeRegExp(sourceUrl)}:(\\d+):(\\d+)`, 'g');
+    for (const match of stack.matchAll(frames)) {
       const line = Number(match[1]) - lineOffset;
       if (line >= 1) {
         info.line = line;
         info.column = Number(match[2]);
+        break;
       }
     }
     return info;
   };
 
-  /** The registry's frame that called a kept function: it and what called it are ours. */
-  const keptEntry =
-    keeping === null
-      ? null
-      : new RegExp(`^\\s+at \\S+\\.(?:keep|call) \\(${escapeRegExp(keeping.runtimeUrl)}:`);
-  /** The stack without the frames under the agent's code that only a kept call has. */
-  const withoutOwnFrames = (stack: string): string => {
-    if (keptEntry === null) return stack;
-    const lines = stack.split('\n');
-    const cut = lines.findIndex((line) => keptEntry.test(line));
-    return cut < 0 ? stack : lines.slice(0, cut).join('\n');
-  };
-
-  const describeError = (err: unknown, lineOffset: number): ErrorInfo => {
+  const describeError = (err: unknown): ErrorInfo => {
     if (err instanceof Error || (err !== null && typeof err === 'object' && 'message' in err)) {
       const e = err as { name?: unknown; message?: unknown; stack?: unknown };
-      const stack = typeof e.stack === 'string' ? withoutOwnFrames(e.stack).slice(0, 4000) : undefined;
+      const stack = typeof e.stack === 'string' ? e.stack.slice(0, 4000) : undefined;
       const info: ErrorInfo = {
         name: typeof e.name === 'string' ? e.name : 'Error',
         message: typeof e.message === 'string' ? e.message : String(e.message),
       };
       if (stack !== undefined) {
         info.stack = stack;
-        locate(info, stack, lineOffset);
+        locate(info, stack);
       }
       return info;
     }
@@ -292,184 +228,93 @@ export function pageRuntime(
     return converted === undefined ? null : converted;
   };
 
-  /** Kept functions by id, least recently used first, with their code's length (see above). */
-  const kept = new Map<string, { fn: () => unknown; chars: number }>();
-  /** The link listener waiting for its content script, and the node calls come on (see `link`). */
-  let linking: { eventName: string; listener: (event: Event) => void } | null = null;
-  let linked: { node: EventTarget; listener: (event: Event) => void } | null = null;
-  const registry: Registry = installed ?? {
-    current: null,
-    calls: Object.create(null) as Record<string, Slot>,
-    dry: false,
-    opened: 0,
-    open(offset: number): Slot {
-      if (registry.dry) {
-        registry.dry = false;
-        const dry = new Error('dry run: the code parsed');
-        dry.name = 'XipeDryRun'; // DRY_RUN (this function may not name module constants)
-        throw dry;
+  const g = globalThis as unknown as Record<string, unknown>;
+  let syntax: ErrorInfo | null = null;
+  const onError = (event: ErrorEvent): void => {
+    const isSyntax = event.error instanceof SyntaxError || /SyntaxError/.test(event.message);
+    if (!isSyntax || syntax !== null) return;
+    syntax = { name: 'SyntaxError', message: event.message.replace(/^Uncaught SyntaxError: /, '') };
+    if (event.lineno - lineOffset >= 1) {
+      syntax.line = event.lineno - lineOffset;
+      syntax.column = event.colno;
+    }
+  };
+  const listening = listen && typeof addEventListener === 'function';
+  if (listening) addEventListener('error', onError);
+  let dryRun = dry;
+
+  /** The outcome for a settled value; the slot is gone afterwards. */
+  const settle = (value: unknown): Outcome => {
+    try {
+      return { status: 'ok', value: toJsonSafe(value) };
+    } catch (err) {
+      return { status: 'error', kind: 'throw', error: describeError(err) };
+    } finally {
+      slot.dispose();
+    }
+  };
+  const settleError = (error: ErrorInfo): Outcome => {
+    slot.dispose();
+    return { status: 'error', kind: 'throw', error };
+  };
+  const slot: Slot = {
+    v: undefined,
+    ran: false,
+    error: null,
+    open(): Slot {
+      if (dryRun) {
+        dryRun = false;
+        const stop = new Error('dry run: the code parsed');
+        stop.name = 'XipeDryRun'; // DRY_RUN (this function may not name module constants)
+        throw stop;
       }
-      registry.opened += 1;
-      return registry.begin(`open-${registry.opened}`, offset, false);
-    },
-    begin(id: string, offset: number, listen: boolean): Slot {
-      let syntax: ErrorInfo | null = null;
-      const onError = (event: ErrorEvent): void => {
-        const isSyntax = event.error instanceof SyntaxError || /SyntaxError/.test(event.message);
-        if (!isSyntax || syntax !== null) return;
-        const message = event.message.replace(/^Uncaught SyntaxError: /, '');
-        syntax = { name: 'SyntaxError', message };
-        if (event.lineno - offset >= 1) {
-          syntax.line = event.lineno - offset;
-          syntax.column = event.colno;
-        }
-      };
-      const listening = listen && typeof addEventListener === 'function';
-      if (listening) addEventListener('error', onError);
-      const describe = (err: unknown): ErrorInfo => describeError(err, offset);
-      /** The outcome for a settled value; the slot is gone afterwards. */
-      const settle = (value: unknown): Outcome => {
-        try {
-          return { status: 'ok', value: toJsonSafe(value) };
-        } catch (err) {
-          return { status: 'error', kind: 'throw', error: describe(err) };
-        } finally {
-          slot.dispose();
-        }
-      };
-      const settleError = (error: ErrorInfo): Outcome => {
-        slot.dispose();
-        return { status: 'error', kind: 'throw', error };
-      };
-      const slot: Slot = {
-        v: undefined,
-        ran: false,
-        error: null,
-        fail(err: unknown): void {
-          slot.error = describe(err);
-        },
-        dispose(): void {
-          if (listening) removeEventListener('error', onError);
-          if (registry.calls[id] === slot) delete registry.calls[id];
-          if (registry.current === slot) registry.current = null;
-        },
-        // Synchronous unless the value is a thenable: Chrome then returns the outcome without
-        // waiting for a promise of ours.
-        finish(): Outcome | Promise<Outcome> {
-          if (slot.error !== null) return settleError(slot.error);
-          const value = slot.v;
-          let then: unknown;
-          try {
-            then =
-              value !== null && (typeof value === 'object' || typeof value === 'function')
-                ? (value as { then?: unknown }).then
-                : undefined;
-          } catch (err) {
-            return settleError(describe(err));
-          }
-          if (typeof then !== 'function') return settle(value);
-          return (async (): Promise<Outcome> => {
-            let awaited: unknown;
-            try {
-              awaited = await value;
-            } catch (err) {
-              slot.dispose();
-              return { status: 'error', kind: 'rejection', error: describe(err) };
-            }
-            // A top-level-await script reports its throws through fail(): still a throw.
-            if (slot.error !== null) return settleError(slot.error);
-            return settle(awaited);
-          })();
-        },
-        report(): unknown {
-          slot.dispose();
-          return { ran: slot.ran, error: slot.error, syntax };
-        },
-      };
-      registry.calls[id] = slot;
-      registry.current = slot;
       return slot;
     },
-    keep(id: string, chars: number, fn: () => unknown): unknown {
-      const limits = keeping ?? { maxFunctions: 1, maxChars: 0 };
-      kept.delete(id);
-      kept.set(id, { fn, chars });
-      let total = 0;
-      for (const entry of kept.values()) total += entry.chars;
-      for (const [oldest, entry] of kept) {
-        if (kept.size <= 1 || (kept.size <= limits.maxFunctions && total <= limits.maxChars)) break;
-        kept.delete(oldest);
-        total -= entry.chars;
+    fail(err: unknown): void {
+      slot.error = describeError(err);
+    },
+    dispose(): void {
+      if (listening) removeEventListener('error', onError);
+      if (globalName !== null && g[globalName] === slot) delete g[globalName];
+    },
+    // Synchronous unless the value is a thenable: Chrome then returns the outcome without
+    // waiting for a promise of ours.
+    finish(): Outcome | Promise<Outcome> {
+      if (slot.error !== null) return settleError(slot.error);
+      const value = slot.v;
+      let then: unknown;
+      try {
+        then =
+          value !== null && (typeof value === 'object' || typeof value === 'function')
+            ? (value as { then?: unknown }).then
+            : undefined;
+      } catch (err) {
+        return settleError(describeError(err));
       }
-      return fn();
+      if (typeof then !== 'function') return settle(value);
+      return (async (): Promise<Outcome> => {
+        let awaited: unknown;
+        try {
+          awaited = await value;
+        } catch (err) {
+          slot.dispose();
+          return { status: 'error', kind: 'rejection', error: describeError(err) };
+        }
+        // A top-level-await script reports its throws through fail(): still a throw.
+        if (slot.error !== null) return settleError(slot.error);
+        return settle(awaited);
+      })();
     },
-    keptIds(): string[] {
-      return Array.from(kept.keys());
-    },
-    call(id: string): unknown {
-      const entry = kept.get(id);
-      if (entry === undefined) return 'xipe:not-kept'; // NOT_KEPT
-      kept.delete(id);
-      kept.set(id, entry);
-      // Called bare, as `keep` calls it: `this` is the global object, as in a script.
-      const fn = entry.fn;
-      return fn();
-    },
-    link(eventName: string): boolean {
-      if (typeof document === 'undefined') return false;
-      if (linking !== null) document.removeEventListener(linking.eventName, linking.listener);
-      const onLink = (event: Event): void => {
-        const node = (event as MouseEvent).relatedTarget as EventTarget | null;
-        if (node === null || typeof node.addEventListener !== 'function') return;
-        document.removeEventListener(eventName, onLink);
-        linking = null;
-        // The content script learns from this that the page listens (its dispatch returns false).
-        event.preventDefault();
-        const answer = (n: unknown, body: Record<string, unknown>): void => {
-          node.dispatchEvent(new CustomEvent('r', { detail: JSON.stringify({ n, ...body }) }));
-        };
-        const onCall = (call: Event): void => {
-          let n: unknown = null;
-          let out: unknown;
-          try {
-            const asked = JSON.parse((call as CustomEvent<string>).detail) as { n: unknown; id: string };
-            n = asked.n;
-            // A page (or script) that removed the registry gets it again, as a `call` script would.
-            if (g[registryName] !== registry) {
-              answer(n, { outcome: 'xipe:no-runtime' }); // NO_RUNTIME
-              return;
-            }
-            out = registry.call(asked.id);
-          } catch {
-            answer(n, { outcome: null });
-            return;
-          }
-          const then = out !== null && typeof out === 'object' ? (out as { then?: unknown }).then : undefined;
-          if (typeof then !== 'function') {
-            answer(n, { outcome: out });
-            return;
-          }
-          (out as Promise<unknown>).then(
-            (outcome) => answer(n, { outcome }),
-            () => answer(n, { outcome: null }),
-          );
-        };
-        if (linked !== null) linked.node.removeEventListener('c', linked.listener);
-        linked = { node, listener: onCall };
-        node.addEventListener('c', onCall);
-      };
-      linking = { eventName, listener: onLink };
-      document.addEventListener(eventName, onLink);
-      return true;
+    report(): unknown {
+      slot.dispose();
+      return { ran: slot.ran, error: slot.error, syntax };
     },
   };
-  if (installed === undefined) {
-    // Not enumerable, so the page's own enumeration of globals does not meet it.
-    Object.defineProperty(g, registryName, { value: registry, configurable: true, writable: true });
+  if (globalName !== null) {
+    // Not enumerable, so the page's own enumeration of globals does not meet it by chance.
+    Object.defineProperty(g, globalName, { value: slot, configurable: true, writable: true });
   }
-  if (callId === null) return undefined;
-  const slot = registry.begin(callId, lineOffset, code === null);
-  if (code === null) return undefined;
+  if (code === null) return slot;
 
   // Called through a variable, eval is indirect: global scope, like a top-level script.
   // biome-ignore lint/security/noGlobalEval: running the agent's code in the page is this function's purpose
@@ -487,7 +332,7 @@ export function pageRuntime(
     // thrown at run time, e.g. by JSON.parse, has such a frame).
     if (err instanceof SyntaxError && !(typeof err.stack === 'string' && err.stack.includes(sourceUrl))) {
       slot.dispose();
-      return { status: 'error', kind: 'syntax', error: describeError(err, lineOffset) };
+      return { status: 'error', kind: 'syntax', error: describeError(err) };
     }
     slot.fail(err);
   }

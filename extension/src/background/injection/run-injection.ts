@@ -4,19 +4,14 @@ import { XipeError } from '../../../../shared/src/index.js';
 import { LruCache } from '../../../../shared/src/lru-cache.js';
 import { executeFunction, userScriptsNamespace } from '../../platform/browser.js';
 import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
-import { NOT_SENT, PageChannels } from './page-channel.js';
 import {
   DRY_RUN,
   INJECTED_SOURCE_URL,
-  KEPT_CONFIG,
-  KEPT_MAX_CHARS,
-  NO_RUNTIME,
-  NOT_KEPT,
   type PageError,
   PageOutcome,
   PageReport,
   pageRuntime,
-  RUNTIME_SOURCE_URL,
+  type RuntimeOptions,
 } from './page-runtime.js';
 
 /**
@@ -29,24 +24,21 @@ import {
  * un-serializable value (DOM node, Map, cycle, undefined, NaN) comes back as {} or null. So the
  * value never goes to Chrome raw:
  *
- * - userScripts (works under any page CSP): one script, the same text on every call for the same
- *   code. It opens a slot in the page runtime (`pageRuntime`; on a page that has none yet it runs
- *   nothing and goes again after the runtime's setup), then runs the agent's code, rewritten by
- *   `instrumentCompletion` so its completion value lands in the slot, inside try/catch, ending
- *   with `slot.finish()` — our own outcome (a promise of it when the value is a thenable, which
- *   Chrome awaits), which Chrome returns. Code that runs the same as a function body (`keepable`)
- *   goes in as that function instead, which the page runtime keeps and calls (`keep`); a repeat
- *   in that tab is a short script naming it (`call`), so the page neither receives nor compiles
- *   the text again; NOT_KEPT or NO_RUNTIME (nothing ran) sends the definition again. Once a
- *   function is kept in a tab's MAIN world the tab is linked (page-channel.ts), and a repeat goes
- *   as a message on that link instead of a script injection, with the same answers. A script
- *   that does not parse never runs; acorn reports it before injecting. When no outcome comes back
- *   (V8 rejected what acorn accepted, or the page went away), a dry run tells which: three
- *   scripts, the runtime, a slot whose `error` listener catches a SyntaxError, and the same script
- *   in its script form, whose first statement then stops it before any of the agent's code
- *   runs. If acorn cannot parse code V8 accepts (newer syntax), the code runs unrewritten
- *   (try/catch only, after the runtime and a slot, as three scripts) and its value is Chrome's
- *   own conversion.
+ * - userScripts (works under any page CSP): one fresh script per call, which sets up this call's
+ *   own runtime (`pageRuntime`) in a block-scoped constant and then runs the agent's code,
+ *   rewritten by `instrumentCompletion` so its completion value lands in that slot, inside
+ *   try/catch, ending with `slot.finish()` — our own outcome (a promise of it when the value is a
+ *   thenable, which Chrome awaits), which Chrome returns. Nothing is kept in the page between
+ *   calls and nothing of ours is a global during the call: in the MAIN world the page can patch
+ *   any built-in before we arrive, so what it sees must be worth nothing to it, and a main-world
+ *   result is produced inside the page and can be influenced by it (the isolated world is the
+ *   safe choice). A script that does not parse never runs; acorn reports it before injecting.
+ *   When no outcome comes back (V8 rejected what acorn accepted, or the page went away), a dry
+ *   run tells which: two scripts, the runtime under a global name random for this call with an
+ *   `error` listener that catches a SyntaxError, and the code, whose first statement then stops
+ *   it before any of the agent's code runs. If acorn cannot parse code V8 accepts (newer syntax),
+ *   the code runs unrewritten (try/catch only, after the runtime, as two scripts) and its value
+ *   is Chrome's own conversion.
  * - scripting fallback (user scripts not allowed): `pageRuntime` as the injected function runs the
  *   code with indirect eval in the MAIN world; a CSP that forbids eval → INJECTION_BLOCKED saying
  *   how to allow user scripts. The ISOLATED world forbids eval for every extension (measured), so
@@ -70,53 +62,45 @@ export interface InjectionOutput {
   method: InjectMethod;
 }
 
-/** The wrapper puts the code on the line after `try {`, so page line numbers are one higher. */
-const BODY_LINE_OFFSET = 1;
-
-/**
- * The page-side registry of per-call slots (see `pageRuntime`). Random per service-worker
- * lifetime, not per call: the injected code names it, and code that is identical from call to
- * call is compiled once by the page's V8.
- */
 const randomHex = (): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
-const REGISTRY = `__xipeInject_${randomHex()}`;
-const CURRENT_SLOT = `globalThis.${REGISTRY}.current`;
-/** Installs the registry in the page (or returns at once): the same text every call. */
-const RUNTIME_SETUP = `(${pageRuntime.toString()})(${JSON.stringify(REGISTRY)}, null, null, ${BODY_LINE_OFFSET}, ${JSON.stringify(INJECTED_SOURCE_URL)}, ${JSON.stringify(KEPT_CONFIG)});\n//# sourceURL=${RUNTIME_SOURCE_URL}`;
-/** The one-script form's first line: NO_RUNTIME on a page without the registry, else a slot opened. */
-const OPEN = `if (!globalThis.${REGISTRY}) ${JSON.stringify(NO_RUNTIME)}; else { try { globalThis.${REGISTRY}.open(${BODY_LINE_OFFSET});`;
-const SOURCE_URL_TAIL = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
-let lastCallId = 0;
 
-/** What the agent's code becomes for userScripts: the rewrite (or why it failed) and the text to inject. */
+/**
+ * The block-scoped constant that holds a call's slot inside the injected script: never a global,
+ * so the page cannot name it; random so the agent's code does not declare it by chance.
+ */
+const SLOT = `__xipeCall${randomHex()}`;
+/** A global name for one call's diagnosis scripts: random per call, gone when the call is over. */
+const callGlobal = (): string => `__xipe${randomHex()}`;
+const RUNTIME = pageRuntime.toString();
+const SOURCE_URL_TAIL = `\n//# sourceURL=${INJECTED_SOURCE_URL}`;
+
+const runtimeCall = (options: RuntimeOptions): string => `(${RUNTIME})(${JSON.stringify(options)})`;
+const options = (lineOffset: number, rest: Partial<RuntimeOptions> = {}): RuntimeOptions => ({
+  global: null,
+  lineOffset,
+  sourceUrl: INJECTED_SOURCE_URL,
+  listen: false,
+  dry: false,
+  code: null,
+  ...rest,
+});
+
+/** Head of the one-script form, up to `try {`; the runtime's own lines come before the code. */
+const INLINE_HEAD_START = `{ const ${SLOT} = `;
+const INLINE_OFFSET = `${INLINE_HEAD_START}${runtimeCall(options(0))}`.split('\n').length;
+const INLINE_HEAD = `${INLINE_HEAD_START}${runtimeCall(options(INLINE_OFFSET))}; try {`;
+
+/** What the agent's code becomes for userScripts: the rewrite (or why it failed) and its text. */
 interface PreparedCode {
   instrumented: InstrumentResult;
-  /** The script form: runs the code as a script, every call. */
-  body: string;
-  /** For code that may run as a function body: the page keeps it, and a call names it. */
-  kept: KeptScript | null;
+  /** From the line after `try {` to the end: the code, reporting into SLOT. */
+  tail: string;
 }
 
 /**
- * The kept form of a script: `define` (the code as a function the registry keeps and calls; its
- * lines are the script form's) and `call` (a short script calling it again). `where`: the worlds
- * of the tabs where this worker defined it (`world:tabId`), so a call there tries `call` first (a
- * navigation or an eviction since costs one short round trip: NO_RUNTIME or NOT_KEPT, nothing
- * ran).
- */
-interface KeptScript {
-  /** The id the page keeps the function by. */
-  id: string;
-  define: string;
-  call: string;
-  where: Set<string>;
-}
-let lastKeptId = 0;
-
-/**
- * Agents run the same files again and again: the rewrite of recent scripts is kept (keyed by the
- * code itself; at most 16 scripts and 8 Mi characters of code plus rewrite, nothing over that).
+ * Agents run the same files again and again: the rewrite of recent scripts is kept in the worker
+ * (keyed by the code itself; at most 16 scripts and 8 Mi characters of code plus rewrite).
  */
 const prepared = new LruCache<string, PreparedCode>(16, 8 * 1024 * 1024);
 
@@ -133,24 +117,12 @@ export function prepareAhead(code: string): void {
 function prepare(code: string): PreparedCode {
   const cached = prepared.get(code);
   if (cached !== undefined) return cached;
-  const instrumented = instrumentCompletion(code, CURRENT_SLOT);
-  // A throw from OPEN (a dry run) is the catch's, like one from the code.
-  const body = instrumented.ok
-    ? `${OPEN}\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\n${CURRENT_SLOT}.finish(); }${SOURCE_URL_TAIL}`
-    : `undefined; try {\n${neutralizeHashbang(code)}\n} catch (e) { ${CURRENT_SLOT}.fail(e); undefined } finally { ${CURRENT_SLOT}.ran = true }${SOURCE_URL_TAIL}`;
-  let kept: KeptScript | null = null;
-  if (instrumented.ok && instrumented.keepable && code.length <= KEPT_MAX_CHARS) {
-    const keptId = `k${++lastKeptId}`;
-    const id = JSON.stringify(keptId);
-    kept = {
-      id: keptId,
-      define: `if (!globalThis.${REGISTRY}) ${JSON.stringify(NO_RUNTIME)}; else globalThis.${REGISTRY}.keep(${id}, ${code.length}, function () { try { globalThis.${REGISTRY}.open(${BODY_LINE_OFFSET});\n${instrumented.code}\n} catch (e) { ${CURRENT_SLOT}.fail(e) }\nreturn ${CURRENT_SLOT}.finish(); });${SOURCE_URL_TAIL}`,
-      call: `globalThis.${REGISTRY} ? globalThis.${REGISTRY}.call(${id}) : ${JSON.stringify(NO_RUNTIME)};\n//# sourceURL=${RUNTIME_SOURCE_URL}`,
-      where: new Set(),
-    };
-  }
-  const result = { instrumented, body, kept };
-  prepared.set(code, result, code.length + body.length + (kept?.define.length ?? 0));
+  const instrumented = instrumentCompletion(code, SLOT);
+  const tail = instrumented.ok
+    ? `\n${instrumented.code}\n} catch (e) { ${SLOT}.fail(e) }\n${SLOT}.finish(); }${SOURCE_URL_TAIL}`
+    : `\n${neutralizeHashbang(code)}\n} catch (e) { ${SLOT}.fail(e); undefined } finally { ${SLOT}.ran = true } }${SOURCE_URL_TAIL}`;
+  const result = { instrumented, tail };
+  prepared.set(code, result, code.length + tail.length);
   return result;
 }
 
@@ -198,10 +170,8 @@ export function runInjection(request: InjectionRequest): Promise<InjectionOutput
 }
 
 async function viaUserScripts(api: UserScripts, request: InjectionRequest): Promise<unknown> {
-  lastCallId += 1;
-  const callId = String(lastCallId);
   const world = request.world === 'main' ? 'MAIN' : 'USER_SCRIPT';
-  const { instrumented, body, kept } = prepare(request.code);
+  const { instrumented, tail } = prepare(request.code);
 
   const execute = async (code: string | readonly string[], first = false): Promise<unknown> => {
     const sources = (typeof code === 'string' ? [code] : code).map((text) => ({ code: text }));
@@ -227,22 +197,20 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
     }
   };
 
-  // Three scripts (the runtime, this call's slot made the registry's `current`, the code): for
-  // code that runs unrewritten, and for a dry run, which the registry's `dry` stops at OPEN.
+  // Two scripts (this call's runtime under a global name of its own, then the code reaching it
+  // by that name): for code that runs unrewritten, and for a dry run, which `open()` stops.
+  const global = callGlobal();
   const inSlot = (dry: boolean): Promise<unknown> =>
     execute(
       [
-        RUNTIME_SETUP,
-        `globalThis.${REGISTRY}.begin(${JSON.stringify(callId)}, ${BODY_LINE_OFFSET}, true);${dry ? ` globalThis.${REGISTRY}.dry = true;` : ''}`,
-        body,
+        `${runtimeCall(options(1, { global, listen: true, dry }))};`,
+        `{ const ${SLOT} = globalThis[${JSON.stringify(global)}]; undefined; try {${instrumented.ok ? ` ${SLOT}.open();` : ''}${tail}`,
       ],
       !dry,
     );
   let result: unknown;
   if (instrumented.ok) {
-    const answer =
-      kept === null ? await runScript(execute, body) : await runKept(execute, kept, world, request.tabId);
-    const outcome = PageOutcome.safeParse(answer);
+    const outcome = PageOutcome.safeParse(await execute(`${INLINE_HEAD}${tail}`, true));
     if (outcome.success) return fromOutcome(outcome.data);
     // No outcome: V8 rejected the code (then nothing ran), or the page went away while it ran.
     // The dry run tells which, without running any of the agent's code.
@@ -250,7 +218,7 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
     if (dry.success && dry.data.status === 'error' && dry.data.error.name === DRY_RUN) {
       throw new XipeError(
         'SCRIPT_ERROR',
-        'The script produced no result: the page navigated or was closed while it ran, or the script removed the page runtime it reports into.',
+        'The script produced no result: the page navigated or was closed while it ran, or the page interfered with the script.',
         { tab_id: request.tabId },
       );
     }
@@ -258,12 +226,8 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
     result = await inSlot(false);
   }
   // The value did not come through finish(): the code did not parse, or ran unrewritten.
-  const slot = `globalThis.${REGISTRY}?.calls[${JSON.stringify(callId)}]`;
-  const report = PageReport.safeParse(
-    await execute(
-      `if (globalThis.${REGISTRY}) globalThis.${REGISTRY}.dry = false;\n${slot} ? ${slot}.report() : null`,
-    ),
-  );
+  const slot = `globalThis[${JSON.stringify(global)}]`;
+  const report = PageReport.safeParse(await execute(`${slot} ? ${slot}.report() : null`));
   if (!report.success) {
     throw new XipeError(
       'SCRIPT_ERROR',
@@ -297,57 +261,6 @@ async function viaUserScripts(api: UserScripts, request: InjectionRequest): Prom
   return result;
 }
 
-type Execute = (code: string | readonly string[], first?: boolean) => Promise<unknown>;
-
-/** The script form: one script, or the runtime and it on a page without the registry. */
-async function runScript(execute: Execute, body: string): Promise<unknown> {
-  const answer = await execute(body, true);
-  return answer === NO_RUNTIME ? execute([RUNTIME_SETUP, body]) : answer;
-}
-
-/**
- * Tabs whose page runtime takes calls of kept functions over a port (page-channel.ts). The link
- * event's name is its own secret: the registry's name is a global the page can read.
- */
-const channels = new PageChannels(`xipe-link-${randomHex()}`, `${REGISTRY}:calls`);
-
-/**
- * The kept form: a call where this worker defined the function (over the tab's channel when it
- * has one, else a short script), else (or when the page answers that it has no registry or no
- * such function, having run nothing) the definition, which runs it; after NO_RUNTIME it goes with
- * the runtime at once. A MAIN-world tab where a function is now kept gets a channel for the next
- * calls.
- */
-async function runKept(
-  execute: Execute,
-  kept: KeptScript,
-  world: 'MAIN' | 'USER_SCRIPT',
-  tabId: number,
-): Promise<unknown> {
-  const place = `${world}:${tabId}`;
-  let missed: unknown = null;
-  if (kept.where.has(place)) {
-    const channel = world === 'MAIN' ? channels.get(tabId) : undefined;
-    missed = channel === undefined ? NOT_SENT : await channel.call(kept.id);
-    if (missed === NOT_SENT) missed = await execute(kept.call, true);
-    if (missed !== NO_RUNTIME && missed !== NOT_KEPT) return missed;
-    kept.where.delete(place);
-  }
-  const answer =
-    missed === NO_RUNTIME
-      ? await execute([RUNTIME_SETUP, kept.define])
-      : await runScript(execute, kept.define);
-  // Only a hint (closed tabs leave their ids): bounded.
-  if (kept.where.size >= 64) kept.where.clear();
-  kept.where.add(place);
-  if (world === 'MAIN' && answer !== NO_RUNTIME) {
-    channels.link(tabId, (eventName) =>
-      execute(`globalThis.${REGISTRY} ? globalThis.${REGISTRY}.link(${JSON.stringify(eventName)}) : false`),
-    );
-  }
-  return answer;
-}
-
 async function viaScripting(request: InjectionRequest): Promise<unknown> {
   if (request.world === 'isolated') {
     throw new XipeError(
@@ -358,7 +271,8 @@ async function viaScripting(request: InjectionRequest): Promise<unknown> {
   }
   // Indirect eval runs scripts, where `await` is a syntax error: top-level await goes in as the
   // rewrite (an async function reporting to the slot `begin` just made current).
-  const rewritten = instrumentCompletion(request.code, CURRENT_SLOT);
+  const global = callGlobal();
+  const rewritten = instrumentCompletion(request.code, `globalThis[${JSON.stringify(global)}]`);
   const code = rewritten.ok && rewritten.topLevelAwait ? rewritten.code : request.code;
   let results: { result?: unknown }[];
   try {
@@ -367,7 +281,7 @@ async function viaScripting(request: InjectionRequest): Promise<unknown> {
       world: 'MAIN',
       injectImmediately: true,
       func: pageRuntime,
-      args: [REGISTRY, String(++lastCallId), `${code}${SOURCE_URL_TAIL}`, 0, INJECTED_SOURCE_URL, null],
+      args: [options(0, { global, code: `${code}${SOURCE_URL_TAIL}` })],
     });
   } catch (err) {
     throw mapApiError(err, request.tabId);

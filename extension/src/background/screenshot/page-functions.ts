@@ -32,7 +32,7 @@ export async function preparePage(options: {
   scrollTo: number | null;
   selector: string | null;
   hideFloating: boolean;
-}): Promise<ElementProbe | { found: null; metrics: PageMetrics }> {
+}): Promise<ElementProbe | { found: null; metrics: PageMetrics } | { hidden: true }> {
   const KEY = '__xipeShotRestore';
   type Saved = { el: HTMLElement; prop: string; value: string; priority: string };
   type State = { x: number; y: number; behavior: string; hidden: Saved[]; floating: boolean };
@@ -90,7 +90,17 @@ export async function preparePage(options: {
   }
   if (typeof options.scrollTo === 'number')
     window.scrollTo({ left: 0, top: options.scrollTo, behavior: 'instant' });
-  await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+  // A hidden tab paints no frame: wait for two at most a second, then say the tab is hidden.
+  const painted = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 1000);
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve(true);
+      }),
+    );
+  });
+  if (!painted && document.visibilityState === 'hidden') return { hidden: true };
   const metrics: PageMetrics = {
     scrollX: window.scrollX,
     scrollY: window.scrollY,

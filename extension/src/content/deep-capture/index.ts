@@ -1,10 +1,11 @@
 import type { AreaCapture, CaptureRect } from '../../../../shared/src/deep-capture/area-capture.js';
+import { type BandLayersApi, bandLayers } from './band-layers.js';
 import { captureArea } from './engine.js';
 
 /**
  * Entry of the deep-capture bundle: injected on demand (chrome.scripting.executeScript({files}))
  * into the isolated world, so the toolbar bundle stays lean and the page never sees it. It only
- * installs the engine on the isolated world's globalThis; a later executeScript call runs
+ * installs the engine (and the screenshot bands' layer hiding) on the isolated world's globalThis; a later executeScript call runs
  * `__xipeDeepCapture.capture(rect)` and gets the AreaCapture back (structured-cloned).
  */
 
@@ -23,7 +24,7 @@ export interface DeepCaptureApi {
  */
 const OWN_TAGS = ['x-ipe-uiux-toolbar', 'x-ipe-uiux-mask'];
 
-const g = globalThis as { __xipeDeepCapture?: DeepCaptureApi };
+const g = globalThis as { __xipeDeepCapture?: DeepCaptureApi; __xipeBandLayers?: BandLayersApi };
 
 g.__xipeDeepCapture ??= {
   version: 1,
@@ -37,3 +38,7 @@ g.__xipeDeepCapture ??= {
     });
   },
 };
+
+// The screenshot's bands below the first hide the page's floating layers through this
+// (background/deep-capture/area-shot.ts).
+g.__xipeBandLayers ??= bandLayers();

@@ -8,6 +8,7 @@ import { MODES, type ModeContext, type ModeSession, type ToolbarMode } from './m
 import { buildPanel, type Panel } from './panel.js';
 import { applySpot, freeCorner, pageControls, rectAt } from './panel-place.js';
 import { send } from './runtime.js';
+import { trusted } from './trusted.js';
 import { DeepOptions } from './views/deep-options.js';
 import { PaletteView } from './views/palette-view.js';
 
@@ -76,7 +77,11 @@ export class ToolbarApp {
 
     // Keyboard: one listener for the whole window (the shadow root's keys reach it retargeted to
     // the host): mode shortcuts wherever the focus is but a text field, Esc/Enter while a mode runs.
-    window.addEventListener('keydown', (e) => this.onKey(e), { capture: true, signal });
+    window.addEventListener(
+      'keydown',
+      trusted((e) => this.onKey(e)),
+      { capture: true, signal },
+    );
     // A page popover or dialog opened after us covers us (the last shown is on top): go back on
     // top. Only for the page's own openings: raising fires `toggle` on our host too, and answering
     // those would loop forever (a storm of thousands of events a second on an idle page).

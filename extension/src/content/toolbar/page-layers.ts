@@ -9,14 +9,20 @@ import type { InlineStyles } from './inline-styles.js';
  * crop shows the element, not the navbar scrolled over it; nothing is captured mid-transition.
  */
 
-/** Every element of the page, open shadow roots included (not our toolbar's). */
+/**
+ * Our own elements in the page, never one of its layers: the toolbar's host and the mask a deep
+ * capture's screenshot band may show (background/deep-capture/page-functions.ts setMask).
+ */
+const OWN_TAGS = new Set([HOST_TAG, 'x-ipe-uiux-mask']);
+
+/** Every element of the page, open shadow roots included (not our own elements'). */
 export function* deepElements(root: ParentNode = document): Generator<Element> {
   const stack: ParentNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
     if (!node) break;
     for (const el of Array.from(node.querySelectorAll('*'))) {
-      if (el.localName === HOST_TAG) continue;
+      if (OWN_TAGS.has(el.localName)) continue;
       yield el;
       if (el.shadowRoot) stack.push(el.shadowRoot);
     }
@@ -36,11 +42,20 @@ export function floatingLayers(): HTMLElement[] {
   return found;
 }
 
-/** Hides layers for a capture (restored by `styles.restore()`), without their transitions. */
-export function hideLayers(layers: Iterable<HTMLElement>, styles: InlineStyles): void {
+/**
+ * Hides layers for a capture (restored by `styles.restore()`), without their transitions.
+ * `transparent`: by opacity rather than visibility, which would take focus away from a focused
+ * element inside them (a capture the page did not ask for must not move focus).
+ */
+export function hideLayers(
+  layers: Iterable<HTMLElement>,
+  styles: InlineStyles,
+  { transparent = false }: { transparent?: boolean } = {},
+): void {
   for (const el of layers) {
     styles.set(el, 'transition', 'none');
-    styles.set(el, 'visibility', 'hidden');
+    if (transparent) styles.set(el, 'opacity', '0');
+    else styles.set(el, 'visibility', 'hidden');
   }
 }
 

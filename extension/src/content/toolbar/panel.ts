@@ -6,6 +6,7 @@ import type { ToolbarMode } from './modes/index.js';
 import { applySpot, spotOf } from './panel-place.js';
 import { StatusLine } from './status-line.js';
 import { CSS, HOST_STYLE } from './styles.js';
+import { trusted } from './trusted.js';
 
 export interface PanelHandlers {
   toggleMode(mode: ToolbarMode): void;
@@ -67,7 +68,11 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
     collapse,
     close,
   );
-  close.addEventListener('click', () => on.close(), { signal });
+  close.addEventListener(
+    'click',
+    trusted(() => on.close()),
+    { signal },
+  );
 
   const modeBar = h('div', { class: 'modes', role: 'toolbar', 'aria-label': 'Capture modes' });
   const modeButtons = new Map<ToolbarMode, HTMLButtonElement>();
@@ -81,7 +86,11 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
     });
     b.innerHTML = mode.icon;
     b.append(h('span', {}, mode.label));
-    b.addEventListener('click', () => on.toggleMode(mode), { signal });
+    b.addEventListener(
+      'click',
+      trusted(() => on.toggleMode(mode)),
+      { signal },
+    );
     modeBar.append(b);
     modeButtons.set(mode, b);
   }
@@ -109,12 +118,12 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
   );
   collapse.addEventListener(
     'click',
-    () => {
+    trusted(() => {
       const collapsed = panel.classList.toggle('collapsed');
       collapse.innerHTML = collapsed ? ICONS.expand : ICONS.collapse;
       collapse.setAttribute('aria-label', collapsed ? 'Expand' : 'Collapse (data is kept)');
       on.collapsed(collapsed);
-    },
+    }),
     { signal },
   );
   makeDraggable(head, panel, signal, (spot) => on.moved(spot));
@@ -151,29 +160,29 @@ function makeDraggable(
 ): void {
   handle.addEventListener(
     'pointerdown',
-    (e) => {
+    trusted((e) => {
       if ((e.target as Element).closest('button')) return;
       const start = panel.getBoundingClientRect();
       const dx = e.clientX - start.left;
       const dy = e.clientY - start.top;
       handle.setPointerCapture(e.pointerId);
-      const move = (ev: PointerEvent) => {
+      const move = trusted((ev: PointerEvent) => {
         const { width, height } = panel.getBoundingClientRect();
         const x = Math.min(Math.max(0, ev.clientX - dx), window.innerWidth - width);
         const y = Math.min(Math.max(0, ev.clientY - dy), window.innerHeight - height);
         Object.assign(panel.style, { left: `${x}px`, top: `${y}px`, right: 'auto', bottom: 'auto' });
-      };
-      const up = () => {
+      });
+      const up = trusted(() => {
         handle.removeEventListener('pointermove', move);
         handle.removeEventListener('pointerup', up);
         const viewport = { width: window.innerWidth, height: window.innerHeight };
         const spot = spotOf(domRect(panel.getBoundingClientRect()), viewport);
         applySpot(panel, spot);
         dropped(spot);
-      };
+      });
       handle.addEventListener('pointermove', move, { signal });
       handle.addEventListener('pointerup', up, { signal });
-    },
+    }),
     { signal },
   );
 }

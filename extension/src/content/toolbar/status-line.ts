@@ -1,4 +1,5 @@
 import { h } from './dom.js';
+import { trusted } from './trusted.js';
 
 export type StatusKind = 'info' | 'error' | 'ok';
 
@@ -37,7 +38,11 @@ export class StatusLine {
   offer(text: string, kind: StatusKind, action: { name: string; label: string; run(): void }): void {
     this.set(text, kind);
     const button = h('button', { class: 'link', type: 'button', 'data-action': action.name }, action.label);
-    button.addEventListener('click', () => action.run(), { once: true });
+    button.addEventListener(
+      'click',
+      trusted(() => action.run()),
+      { once: true },
+    );
     this.el.append(' ', button);
   }
 

@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../../../../../test/support/as-user-input.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { areaMode } from './area.js';
 import type { ModeSession } from './mode.js';

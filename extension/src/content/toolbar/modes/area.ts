@@ -4,6 +4,7 @@ import { domRect, h, place, visiblePart } from '../dom.js';
 import { elementContaining, pageElementAt, semanticSection } from '../dom-inspect.js';
 import { ICONS } from '../icons.js';
 import { barSpot } from '../panel-place.js';
+import { trusted } from '../trusted.js';
 import type { ModeContext, ToolbarMode } from './mode.js';
 import { PickLayer } from './pick-layer.js';
 
@@ -51,20 +52,32 @@ function runArea(ctx: ModeContext): { confirm(): void } {
     const el = h('div', { class: 'area' });
     for (const handle of HANDLES) {
       const grip = h('div', { class: 'handle', 'data-h': handle });
-      grip.addEventListener('pointerdown', (e) => dragBox(e, handle), { signal });
+      grip.addEventListener(
+        'pointerdown',
+        trusted((e) => dragBox(e, handle)),
+        { signal },
+      );
       el.append(grip);
     }
     const ok = h('button', { class: 'btn', type: 'button' }, 'Capture ⏎');
     const cancel = h('button', { class: 'btn secondary', type: 'button' }, 'Cancel');
-    ok.addEventListener('click', () => void confirm(), { signal });
-    cancel.addEventListener('click', () => ctx.stop(), { signal });
+    ok.addEventListener(
+      'click',
+      trusted(() => void confirm()),
+      { signal },
+    );
+    cancel.addEventListener(
+      'click',
+      trusted(() => ctx.stop()),
+      { signal },
+    );
     bar = h('div', { class: 'area-bar' }, cancel, ok);
     el.append(bar);
     el.addEventListener(
       'pointerdown',
-      (e) => {
+      trusted((e) => {
         if (e.target === el) dragBox(e, null);
-      },
+      }),
       { signal },
     );
     ctx.overlay.append(el);
@@ -98,7 +111,7 @@ function runArea(ctx: ModeContext): { confirm(): void } {
     const origin = { x: e.clientX, y: e.clientY, rect: selection.rect };
     const target = e.currentTarget as HTMLElement;
     target.setPointerCapture(e.pointerId);
-    const move = (ev: PointerEvent) => {
+    const move = trusted((ev: PointerEvent) => {
       if (!selection) return;
       const dx = ev.clientX - origin.x;
       const dy = ev.clientY - origin.y;
@@ -109,11 +122,11 @@ function runArea(ctx: ModeContext): { confirm(): void } {
         anchor: null,
       };
       draw();
-    };
-    const up = () => {
+    });
+    const up = trusted(() => {
       target.removeEventListener('pointermove', move);
       target.removeEventListener('pointerup', up);
-    };
+    });
     target.addEventListener('pointermove', move, { signal });
     target.addEventListener('pointerup', up, { signal });
   };
@@ -130,16 +143,16 @@ function runArea(ctx: ModeContext): { confirm(): void } {
 
   shield.addEventListener(
     'pointerdown',
-    (e) => {
+    trusted((e) => {
       e.preventDefault();
       start = { x: e.clientX, y: e.clientY };
       shield.setPointerCapture(e.pointerId);
-    },
+    }),
     { signal },
   );
   shield.addEventListener(
     'pointermove',
-    (e) => {
+    trusted((e) => {
       if (start) {
         const r = rectFromPoints(start, { x: e.clientX, y: e.clientY });
         if (r.width < DRAG_MIN && r.height < DRAG_MIN) return;
@@ -159,12 +172,12 @@ function runArea(ctx: ModeContext): { confirm(): void } {
       const r = domRect(section.getBoundingClientRect());
       layer.highlight(r, [h('b', {}, section.localName), ` ${ctx.selectorOf(section)} — click to snap`]);
       ctx.avoid(r);
-    },
+    }),
     { signal },
   );
   shield.addEventListener(
     'pointerup',
-    (e) => {
+    trusted((e) => {
       const from = start;
       start = null;
       if (!from) return;
@@ -178,7 +191,7 @@ function runArea(ctx: ModeContext): { confirm(): void } {
       hl.style.display = 'none';
       selection = { rect: vis, anchor: section };
       draw();
-    },
+    }),
     { signal },
   );
   return { confirm: () => void confirm() };

@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../../../../../test/support/as-user-input.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { elementMode } from './element.js';
 import { fakeContext, frames, installLayout, layout, pointer } from './mode-test-kit.js';

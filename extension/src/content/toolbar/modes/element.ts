@@ -3,6 +3,7 @@ import { domRect, h, visiblePart } from '../dom.js';
 import { pageElementAt } from '../dom-inspect.js';
 import { ICONS } from '../icons.js';
 import { pageAnimations } from '../page-layers.js';
+import { trusted } from '../trusted.js';
 import type { ToolbarMode } from './mode.js';
 import { pointerPick } from './pick-layer.js';
 
@@ -23,7 +24,7 @@ function changeCounter(shield: HTMLElement, signal: AbortSignal): { readonly ver
   signal.addEventListener('abort', () => observer.disconnect());
   window.addEventListener('scroll', bump, { capture: true, passive: true, signal });
   window.addEventListener('resize', bump, { signal });
-  shield.addEventListener('pointermove', bump, { signal });
+  shield.addEventListener('pointermove', trusted(bump), { signal });
   return state;
 }
 
@@ -71,11 +72,11 @@ export const elementMode: ToolbarMode = {
     };
     shield.addEventListener(
       'pointermove',
-      (e) => {
+      trusted((e) => {
         rest = null;
         clearTimeout(restTimer);
         restTimer = setTimeout(() => takeRest(e.clientX, e.clientY), REST_MS);
-      },
+      }),
       { signal },
     );
     signal.addEventListener('abort', () => clearTimeout(restTimer));
@@ -83,7 +84,7 @@ export const elementMode: ToolbarMode = {
     // click only has to capture. A press that ends in no capture puts the UI back at once.
     shield.addEventListener(
       'pointerdown',
-      (e) => {
+      trusted((e) => {
         clearTimeout(restTimer);
         if (e.button !== 0 || ctx.busy) return;
         const el = pageElementAt(e.clientX, e.clientY);
@@ -93,7 +94,7 @@ export const elementMode: ToolbarMode = {
         if (fresh && rest) ctx.preview(rest.frame, el, visible);
         rest = null;
         void ctx.veil.lower(visible, { clearOf: el });
-      },
+      }),
       { signal },
     );
     const liftUnlessCapturing = () => {
@@ -103,8 +104,12 @@ export const elementMode: ToolbarMode = {
       }
     };
     // `click` follows `pointerup` in the same task, so by the timeout a capture owns the veil.
-    shield.addEventListener('pointerup', () => setTimeout(liftUnlessCapturing, 0), { signal });
-    shield.addEventListener('pointercancel', liftUnlessCapturing, { signal });
+    shield.addEventListener(
+      'pointerup',
+      trusted(() => setTimeout(liftUnlessCapturing, 0)),
+      { signal },
+    );
+    shield.addEventListener('pointercancel', trusted(liftUnlessCapturing), { signal });
     signal.addEventListener('abort', liftUnlessCapturing);
     return undefined;
   },

@@ -1,6 +1,7 @@
 import type { CssRect } from '../../../../../shared/src/toolbar-messages.js';
 import { domRect, h, place } from '../dom.js';
 import { pageElementAt } from '../dom-inspect.js';
+import { trusted } from '../trusted.js';
 import type { ModeContext } from './mode.js';
 
 type LabelParts = (string | Node)[];
@@ -96,20 +97,20 @@ export function pointerPick(
   };
   shield.addEventListener(
     'pointermove',
-    (e) => {
+    trusted((e) => {
       last = { x: e.clientX, y: e.clientY };
       if (!frame) frame = requestAnimationFrame(update);
-    },
+    }),
     { signal },
   );
   shield.addEventListener(
     'click',
-    (e) => {
+    trusted((e) => {
       e.preventDefault();
       last = { x: e.clientX, y: e.clientY };
       update();
       if (current) pick(current, layer, last);
-    },
+    }),
     { signal },
   );
   return layer;

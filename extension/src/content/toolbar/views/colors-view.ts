@@ -3,6 +3,7 @@ import type { CollectedColor, ColorRole } from '../../../../../shared/src/toolba
 import { contrastRatio, parseHex, wcagRating } from '../color.js';
 import { h, iconButton } from '../dom.js';
 import { ICONS } from '../icons.js';
+import { trusted } from '../trusted.js';
 
 export interface ColorActions {
   role(key: string, role: ColorRole): void;
@@ -27,9 +28,17 @@ export function renderColors(
   for (const c of colors) {
     const role = h('select', { class: 'role', 'aria-label': `Role of ${c.hex}` });
     for (const r of COLOR_ROLES) role.append(h('option', { value: r, selected: r === c.role }, r));
-    role.addEventListener('change', () => actions.role(c.key, role.value as ColorRole), { signal });
+    role.addEventListener(
+      'change',
+      trusted(() => actions.role(c.key, role.value as ColorRole)),
+      { signal },
+    );
     const remove = iconButton(ICONS.remove, 'Remove');
-    remove.addEventListener('click', () => actions.remove(c.key), { signal });
+    remove.addEventListener(
+      'click',
+      trusted(() => actions.remove(c.key)),
+      { signal },
+    );
     const dot = h('span', { class: 'dot' });
     dot.style.background = c.hex;
     const sub = c.contrast

@@ -1,5 +1,6 @@
 import { h } from '../dom.js';
 import type { ToolbarMode } from '../modes/mode.js';
+import { trusted } from '../trusted.js';
 
 /** What the next capture gets when deep capture is on. */
 export interface DeepChoice {
@@ -39,10 +40,10 @@ export class DeepOptions {
     el.hidden = true;
     this.toggle.addEventListener(
       'change',
-      () => {
+      trusted(() => {
         if (this.mode) this.chosen.set(this.mode.name, this.toggle.checked);
         this.instruction.disabled = !this.toggle.checked;
-      },
+      }),
       { signal },
     );
   }
@@ -80,12 +81,12 @@ export class DeepOptions {
     this.leaving = true;
     panel.addEventListener(
       'pointerleave',
-      () => {
+      trusted(() => {
         this.leaving = false;
         if (this.mode !== null) return;
         this.el.hidden = true;
         this.el.style.visibility = '';
-      },
+      }),
       { once: true, signal: this.signal },
     );
   }

@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../../../../../test/support/as-user-input.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CollectedElement } from '../../../../../shared/src/toolbar-messages.js';
 import { ElementsView, otherPage } from './elements-view.js';

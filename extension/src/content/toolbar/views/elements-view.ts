@@ -4,6 +4,7 @@ import { domRect, h, iconButton, place } from '../dom.js';
 import { resolveSelector } from '../dom-inspect.js';
 import { ICONS } from '../icons.js';
 import { send } from '../runtime.js';
+import { trusted } from '../trusted.js';
 
 /** A field in the middle of an edit: whose, which, and what it holds so far. */
 interface Edit {
@@ -120,9 +121,17 @@ export class ElementsView {
         this.actions.comment(item.key, text.trim() === '' ? null : text),
       );
       const locate = iconButton(ICONS.locate, 'Locate on page');
-      locate.addEventListener('click', () => this.locate(item), { signal });
+      locate.addEventListener(
+        'click',
+        trusted(() => this.locate(item)),
+        { signal },
+      );
       const remove = iconButton(ICONS.remove, 'Remove');
-      remove.addEventListener('click', () => this.actions.remove(item.key), { signal });
+      remove.addEventListener(
+        'click',
+        trusted(() => this.actions.remove(item.key)),
+        { signal },
+      );
       const size = sizeLabel(item);
       const kind = item.kind === 'full_page' ? 'full page' : item.kind;
       const capped = item.capped_at ? ` · cut at ${item.capped_at}px` : '';
@@ -193,21 +202,21 @@ export class ElementsView {
     let saved = value;
     field.addEventListener(
       'blur',
-      () => {
+      trusted(() => {
         if (field.value === saved) return;
         saved = field.value;
         save(saved);
-      },
+      }),
       { signal },
     );
     field.addEventListener(
       'keydown',
-      (e) => {
+      trusted((e) => {
         if (e.key === 'Enter' && !e.shiftKey) {
           e.preventDefault();
           field.blur();
         }
-      },
+      }),
       { signal },
     );
     return field;

@@ -4,6 +4,7 @@ import { h } from '../dom.js';
 import { scanPalette } from '../dom-inspect.js';
 import { colorDraft } from '../drafts.js';
 import { type PaletteEntry, suggestRoles } from '../palette.js';
+import { trusted } from '../trusted.js';
 
 /**
  * "Page palette": the colours in use on the page with their counts; a click adds one, with the
@@ -18,7 +19,11 @@ export class PaletteView {
     private readonly signal: AbortSignal,
   ) {
     const scan = h('button', { class: 'btn secondary', type: 'button' }, 'Scan page colours');
-    scan.addEventListener('click', () => this.show(), { signal });
+    scan.addEventListener(
+      'click',
+      trusted(() => this.show()),
+      { signal },
+    );
     el.append(scan);
   }
 
@@ -51,7 +56,7 @@ export class PaletteView {
       sw.append(h('span', {}, String(e.count)));
       sw.addEventListener(
         'click',
-        () => {
+        trusted(() => {
           const c = parseHex(e.hex);
           if (c)
             this.addColor(
@@ -60,13 +65,17 @@ export class PaletteView {
                 context: 'page palette',
               }),
             );
-        },
+        }),
         { signal },
       );
       grid.append(sw);
     }
     const rescan = h('button', { class: 'btn secondary', type: 'button' }, 'Rescan');
-    rescan.addEventListener('click', () => this.show(), { signal });
+    rescan.addEventListener(
+      'click',
+      trusted(() => this.show()),
+      { signal },
+    );
     this.el.replaceChildren(
       grid,
       h('div', { class: 'kbd' }, `${palette.length} colours in use — click to add`),

@@ -1,5 +1,6 @@
 import type { Collection, IdeasListing } from '../../../../../shared/src/toolbar-messages.js';
 import { h } from '../dom.js';
+import { trusted } from '../trusted.js';
 
 export interface SaveFormState {
   collection: Collection | null;
@@ -39,19 +40,29 @@ export class SaveForm {
   constructor(container: HTMLElement, actions: SaveActions, signal: AbortSignal) {
     const reload = h('button', { class: 'btn secondary', type: 'button', title: 'Reload idea folders' }, '↻');
     reload.style.flex = '0 0 36px';
-    reload.addEventListener('click', () => actions.reloadIdeas(), { signal });
-    this.button.addEventListener('click', () => actions.save(this.workspace.value, this.idea.value), {
-      signal,
-    });
-    this.workspace.addEventListener(
-      'change',
-      () => {
-        this.chosen = { workspace: this.workspace.value };
-        this.fillIdeas(undefined);
-      },
+    reload.addEventListener(
+      'click',
+      trusted(() => actions.reloadIdeas()),
       { signal },
     );
-    this.idea.addEventListener('change', () => (this.chosen.idea = this.idea.value), { signal });
+    this.button.addEventListener(
+      'click',
+      trusted(() => actions.save(this.workspace.value, this.idea.value)),
+      { signal },
+    );
+    this.workspace.addEventListener(
+      'change',
+      trusted(() => {
+        this.chosen = { workspace: this.workspace.value };
+        this.fillIdeas(undefined);
+      }),
+      { signal },
+    );
+    this.idea.addEventListener(
+      'change',
+      trusted(() => (this.chosen.idea = this.idea.value)),
+      { signal },
+    );
     container.replaceChildren(
       this.problem,
       this.workspace,
