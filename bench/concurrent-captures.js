@@ -8,16 +8,16 @@ import { call, startMcp } from './harness.js';
 import { timeIt } from './stats.js';
 
 /** The 12 calls: [agent, tool, arguments] (the tab by its URL's `tab=` query). */
-function burst(idea) {
+function burst(idea, ids) {
   const area = (agent, tab, selector) => [
     agent,
     'capture_area',
-    { idea_folder: idea, selector, url_contains: `tab=${tab}` },
+    { idea_folder: idea, selector, tab_id: ids[tab] },
   ];
   const shot = (agent, tab, mode, selector) => [
     agent,
     'capture_screenshot',
-    { idea_folder: idea, mode, url_contains: `tab=${tab}`, ...(selector ? { selector } : {}) },
+    { idea_folder: idea, mode, tab_id: ids[tab], ...(selector ? { selector } : {}) },
   ];
   return [
     area(0, 'a', '.hero'),
@@ -59,8 +59,11 @@ export async function benchConcurrentCaptures({ browser, home, workspace, idea, 
     const { obj } = await call(agents[0].client, 'list_tabs', {});
     const windowOf = (tab) => obj.tabs.find((t) => t.url.includes(`tab=${tab}`))?.window_id;
     const layout = { a: windowOf('a'), b: windowOf('b'), c: windowOf('c') };
+    // url_contains looks at origin and path only, and a and b show the same page: by tab id.
+    const idOf = (tab) => obj.tabs.find((t) => t.url.includes(`tab=${tab}`))?.id;
+    const ids = { a: idOf('a'), b: idOf('b'), c: idOf('c') };
     log(`  windows: ${JSON.stringify(layout)}`);
-    const calls = burst(idea);
+    const calls = burst(idea, ids);
     const run = (agent, tool, args) => call(agents[agent].client, tool, args, { allowError: true });
     const failures = (outcomes) => outcomes.filter(({ res }) => res.isError).map(({ obj: o }) => o.error);
     // A warm-up of each call (engine bundle, HTTP cache), one after another.

@@ -21,6 +21,8 @@ let env: BrowserEnv;
 let server: FixtureServer;
 let agents: McpSession[];
 const tabs: Record<'a' | 'b' | 'c', Page> = {} as Record<'a' | 'b' | 'c', Page>;
+/** Tab ids: url_contains looks at origin and path only, and a and b show the same page. */
+const tabIds: Record<string, number> = {};
 
 /** Where a page is scrolled and what has focus: what every capture must leave as it found. */
 const pageState = (page: Page) =>
@@ -62,6 +64,7 @@ beforeAll(async () => {
     },
     { b: b?.id ?? -1, c: c?.id ?? -1, windowA: a?.windowId ?? -1 },
   );
+  for (const n of ['a', 'b', 'c']) tabIds[n] = (await tabOf(tabs[n as 'a'].url())).id;
   await waitUntil('the tabs in two windows', async () => {
     const [ta, tb, tc] = await Promise.all(['a', 'b', 'c'].map((n) => tabOf(tabs[n as 'a'].url())));
     return ta?.windowId === tb?.windowId && ta?.windowId !== tc?.windowId ? true : null;
@@ -91,13 +94,13 @@ describe('concurrent captures from three agents', () => {
     const area = (agent: number, tab: 'a' | 'b' | 'c', selector: string) =>
       agents[agent]?.call(
         'capture_area',
-        { idea_folder: IDEA, selector, url_contains: `tab=${tab}`, instruction: `${selector} in ${tab}` },
+        { idea_folder: IDEA, selector, tab_id: tabIds[tab], instruction: `${selector} in ${tab}` },
         180_000,
       ) as Promise<ToolOutcome>;
     const shot = (agent: number, tab: 'a' | 'b' | 'c', mode: string, selector?: string) =>
       agents[agent]?.call(
         'capture_screenshot',
-        { idea_folder: IDEA, mode, url_contains: `tab=${tab}`, ...(selector ? { selector } : {}) },
+        { idea_folder: IDEA, mode, tab_id: tabIds[tab], ...(selector ? { selector } : {}) },
         180_000,
       ) as Promise<ToolOutcome>;
 
@@ -172,12 +175,12 @@ describe('concurrent captures from three agents', () => {
     const long = [
       agents[0]?.call(
         'capture_screenshot',
-        { idea_folder: IDEA, mode: 'full_page', url_contains: 'tab=a' },
+        { idea_folder: IDEA, mode: 'full_page', tab_id: tabIds.a },
         120_000,
       ),
       agents[2]?.call(
         'capture_screenshot',
-        { idea_folder: IDEA, mode: 'full_page', url_contains: 'tab=b' },
+        { idea_folder: IDEA, mode: 'full_page', tab_id: tabIds.b },
         120_000,
       ),
     ];
@@ -189,14 +192,14 @@ describe('concurrent captures from three agents', () => {
     );
     const patient = agents[1]?.call(
       'capture_screenshot',
-      { idea_folder: IDEA, mode: 'viewport', url_contains: 'tab=a', timeout_ms: 500 },
+      { idea_folder: IDEA, mode: 'viewport', tab_id: tabIds.a, timeout_ms: 500 },
       120_000,
     );
     const cancel = new AbortController();
     const cancelled = agents[2]
       ?.call(
         'capture_screenshot',
-        { idea_folder: IDEA, mode: 'viewport', url_contains: 'tab=b' },
+        { idea_folder: IDEA, mode: 'viewport', tab_id: tabIds.b },
         120_000,
         cancel.signal,
       )
@@ -238,12 +241,12 @@ describe('concurrent captures from three agents', () => {
     const pending = [
       agents[0]?.call(
         'capture_screenshot',
-        { idea_folder: IDEA, mode: 'full_page', url_contains: 'tab=a' },
+        { idea_folder: IDEA, mode: 'full_page', tab_id: tabIds.a },
         120_000,
       ),
       agents[1]?.call(
         'capture_screenshot',
-        { idea_folder: IDEA, mode: 'full_page', url_contains: 'tab=b' },
+        { idea_folder: IDEA, mode: 'full_page', tab_id: tabIds.b },
         120_000,
       ),
     ];
