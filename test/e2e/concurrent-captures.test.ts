@@ -230,8 +230,8 @@ describe('concurrent captures from three agents', () => {
     const [shot, ...longs] = await Promise.all([patient, ...long]);
     for (const o of longs) expect(o?.isError, JSON.stringify(o?.body)).toBe(false);
     expect(shot?.isError, JSON.stringify(shot?.body)).toBe(false);
-    // It waited longer than the host alone would have waited for it (0.5 s + 1 s).
-    expect(shot?.body.queued_ms as number).toBeGreaterThan(1_500);
+    // It waited longer than its own 0.5 s limit, and still succeeded.
+    expect(shot?.body.queued_ms as number).toBeGreaterThan(500);
     expect(String(shot?.body.queued_behind)).toMatch(
       /^queued behind \d+ captures?: capture_screenshot full_page/,
     );
