@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { noisePng } from '../test/support/png.js';
 import { benchCompareWithReference } from './compare.js';
+import { benchConcurrentCaptures } from './concurrent-captures.js';
 import { benchAreaCloneFidelity, benchDeepCaptureArea } from './deep-capture.js';
 import { benchAreaCloneFidelityReal } from './deep-capture-real.js';
 import { prepareFloor } from './floor/floor.js';
@@ -322,6 +323,9 @@ await section('deep_capture_area', () =>
 );
 await section('compare_with_reference', () =>
   benchCompareWithReference({ browser: b.browser, mcp, call, idea, entries, N, entry, log }),
+);
+await section('concurrent_captures_12', () =>
+  benchConcurrentCaptures({ browser: b.browser, home: b.home, workspace, idea, entries, N, entry, log }),
 );
 await section('toolbar_deep_capture', () =>
   benchToolbarDeepCapture({ browser: b.browser, entries, N, entry, log }),

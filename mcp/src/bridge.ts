@@ -5,6 +5,7 @@ import type {
   CommandResult,
   ErrorPayload,
   HostInfo,
+  Progress,
 } from '../../shared/src/index.js';
 import type { CaptureBatch, WaitOptions } from './capture-inbox.js';
 
@@ -55,6 +56,11 @@ export interface RequestOptions {
   /** How long the command may take in the browser; the link waits a little longer. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Told when the browser says the command waits its turn (a capture queued behind others) or
+   * starts; the link's time limit is paused meanwhile.
+   */
+  onProgress?: (progress: Progress) => void;
 }
 
 export interface HostSummary {

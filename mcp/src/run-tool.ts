@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import { Deadlines, withDeadline } from '../../shared/src/deadlines.js';
+import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../shared/src/commands/capture-queue.js';
+import { Deadlines } from '../../shared/src/deadlines.js';
+import type { Progress } from '../../shared/src/envelopes.js';
 import { validationError, XipeError } from '../../shared/src/errors.js';
 import { type AuditEntry, type AuditLog, type AuditTarget, auditTarget } from './audit-log.js';
 import type { CallToolResult } from './sdk.js';
@@ -164,9 +166,14 @@ export function writeCallRecords(): void {
 /** The time limits of the calls in flight (one timer for all). */
 const limits = new Deadlines();
 
+/** How long a call the browser says is queued may wait (the extension's own limit comes first). */
+const QUEUED_MAX_MS = QUEUE_WAIT_LIMIT_MS + 3 * QUEUE_WAIT_MARGIN_MS;
+
 /**
  * Runs the handler with a signal that aborts when the client cancels or the limit passes. At the
- * limit the call answers TIMEOUT at once, whatever the handler is waiting for.
+ * limit the call answers TIMEOUT at once, whatever the handler is waiting for. While the browser
+ * says the call waits its turn (a capture queued behind others), the limit is paused, and it
+ * counts again in full once the call starts: a call never times out because it waited.
  */
 async function runWithLimit(
   tool: AnyTool,
@@ -178,24 +185,32 @@ async function runWithLimit(
   const forward = (): void => controller.abort(ctx.signal.reason);
   if (ctx.signal.aborted) forward();
   else ctx.signal.addEventListener('abort', forward, { once: true });
-  try {
-    return await withDeadline(
-      limits,
-      tool.handler(args, { ...ctx, signal: controller.signal }),
-      limitMs,
-      () => {
-        const err = new XipeError(
-          'TIMEOUT',
-          `${tool.name} did not finish within ${limitMs} ms and was abandoned (the browser may still complete it). ` +
-            'Call bridge_status to check the links, then retry; for a longer limit pass `timeout_ms` where the tool ' +
-            `has it, or set tool_timeouts.${tool.name} (ms) in config.json or XIPE_UIUX_TOOL_TIMEOUT_MS.`,
-          { timeout_ms: limitMs },
-        );
-        controller.abort(err);
-        return err;
-      },
+  let expire: (err: XipeError) => void = () => undefined;
+  const expired = new Promise<never>((_, reject) => {
+    expire = reject;
+  });
+  const onLimit = () => {
+    const err = new XipeError(
+      'TIMEOUT',
+      `${tool.name} did not finish within ${limitMs} ms and was abandoned (the browser may still complete it). ` +
+        'Call bridge_status to check the links, then retry; for a longer limit pass `timeout_ms` where the tool ' +
+        `has it, or set tool_timeouts.${tool.name} (ms) in config.json or XIPE_UIUX_TOOL_TIMEOUT_MS.`,
+      { timeout_ms: limitMs },
     );
+    controller.abort(err);
+    expire(err);
+  };
+  let met = limits.add(limitMs, onLimit);
+  const progress = (p: Progress): void => {
+    met();
+    met = limits.add(p.state === 'queued' ? QUEUED_MAX_MS + limitMs : limitMs, onLimit);
+    ctx.progress?.(p);
+  };
+  expired.catch(() => undefined);
+  try {
+    return await Promise.race([tool.handler(args, { ...ctx, signal: controller.signal, progress }), expired]);
   } finally {
+    met();
     ctx.signal.removeEventListener('abort', forward);
   }
 }

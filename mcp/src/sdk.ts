@@ -15,6 +15,7 @@ export type {
   JSONRPCMessage,
   MessageExtraInfo,
   ReadResourceResult,
+  ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 export {
   ErrorCode as JsonRpcErrorCode,

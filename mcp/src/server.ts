@@ -5,6 +5,7 @@ import { PACKAGE_VERSION } from '../../shared/src/node/version.js';
 import type { AuditLog } from './audit-log.js';
 import type { BridgeClient } from './bridge.js';
 import { forwardLogs, isMcpLogLevel, MCP_LOG_LEVELS } from './log-forwarding.js';
+import { progressNotifier } from './progress-notifier.js';
 import { getPrompt, listPrompts, PROMPTS } from './prompts.js';
 import { listResources, listResourceTemplates, readResource } from './resource-handlers.js';
 import type { ResourceChanges } from './resources/ideas-watcher.js';
@@ -102,6 +103,10 @@ export function createServer(deps: ServerDeps): Server {
         signal: extra.signal,
         toolName: name,
         sentScripts,
+        progress: progressNotifier(
+          (req.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken,
+          extra,
+        ),
       },
       {
         timeouts,

@@ -96,6 +96,53 @@ describe('runTool time limit', () => {
     expect(result.structuredContent).toEqual({ status: 'success', waited_for: 50 });
   });
 
+  it('pauses the limit while the browser says the call is queued, then gives it the full limit from its start', async () => {
+    const heard: string[] = [];
+    const queued = defineTool({
+      name: 'queued_tool',
+      description: 'waits its turn, then works',
+      inputSchema: {},
+      async handler(_args, ctx) {
+        ctx.progress?.({
+          type: 'progress',
+          id: 1,
+          state: 'queued',
+          message: 'queued behind 1 capture',
+          queued_ms: 0,
+        });
+        await new Promise((r) => setTimeout(r, 120)); // waits longer than the limit
+        ctx.progress?.({ type: 'progress', id: 1, state: 'started', message: 'started', queued_ms: 120 });
+        await new Promise((r) => setTimeout(r, 40)); // then works within it
+        return { done: true };
+      },
+    });
+    const ctx = {
+      ...toolContext(new FakeBridge()),
+      progress: (p: { message: string }) => heard.push(p.message),
+    };
+    const result = await runTool(queued, {}, ctx, {
+      timeouts: timeoutSettings({ tool_timeouts: { queued_tool: 60 } }, {}),
+    });
+    expect(result.structuredContent).toMatchObject({ done: true });
+    expect(heard).toEqual(['queued behind 1 capture', 'started']);
+  });
+
+  it('still times out a call that started and then takes longer than its limit', async () => {
+    const slow = defineTool({
+      name: 'slow_after_queue',
+      description: 'waits its turn, then overruns',
+      inputSchema: {},
+      async handler(_args, ctx) {
+        ctx.progress?.({ type: 'progress', id: 1, state: 'started', message: 'started', queued_ms: 5 });
+        return new Promise(() => {});
+      },
+    });
+    const result = await runTool(slow, {}, toolContext(new FakeBridge()), {
+      timeouts: timeoutSettings({ tool_timeouts: { slow_after_queue: 30 } }, {}),
+    });
+    expect(result.structuredContent).toMatchObject({ error: 'TIMEOUT', details: { timeout_ms: 30 } });
+  });
+
   it('passes a client cancellation on to the handler', async () => {
     const client = new AbortController();
     let seen: AbortSignal | undefined;

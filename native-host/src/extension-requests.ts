@@ -1,7 +1,8 @@
-import type { Request, RequestId, Response } from '../../shared/src/envelopes.js';
+import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../shared/src/commands/capture-queue.js';
+import type { Progress, Request, RequestId, Response } from '../../shared/src/envelopes.js';
 import { toErrorPayload, XipeError } from '../../shared/src/errors.js';
 import type { Logger } from '../../shared/src/node/logger.js';
-import { RequestTable } from '../../shared/src/request-table.js';
+import { cancelledError, RequestTable } from '../../shared/src/request-table.js';
 import { failure } from './responses.js';
 import type { ClientPort, ExtensionPort } from './router-ports.js';
 
@@ -15,7 +16,12 @@ interface Pending {
   readonly client: ClientPort | null;
   /** The id the client gave the request (relayed ones). */
   readonly clientId?: RequestId;
+  /** The host's own request: told when the extension says it waits its turn, or starts. */
+  readonly onProgress?: ((progress: Progress) => void) | undefined;
 }
+
+/** How long a request the extension says is queued may wait (the extension's own limit first). */
+const QUEUED_MAX_MS = QUEUE_WAIT_LIMIT_MS + QUEUE_WAIT_MARGIN_MS;
 
 export interface ExtensionRequestsOptions {
   extension: ExtensionPort;
@@ -87,19 +93,64 @@ export class ExtensionRequests {
   request(
     command: string,
     params: unknown,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (progress: Progress) => void },
   ): Promise<unknown> {
     const relayId = this.nextId++;
     const waitMs = options.timeoutMs + this.options.relayMarginMs;
-    return this.pending.request(relayId, { command, client: null }, { waitMs, signal: options.signal }, () =>
-      this.options.extension.send({
-        type: 'request',
-        id: relayId,
-        command,
-        params,
-        timeout_ms: options.timeoutMs,
-      }),
-    );
+    const { signal } = options;
+    // The asker gave up: the extension stops the request too (a queued capture leaves the queue).
+    const onAbort = () => this.cancelInExtension(relayId);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const meta: Pending = { command, client: null, onProgress: options.onProgress };
+    return this.pending
+      .request(relayId, meta, { waitMs, signal }, () =>
+        this.options.extension.send({
+          type: 'request',
+          id: relayId,
+          command,
+          params,
+          timeout_ms: options.timeoutMs,
+        }),
+      )
+      .finally(() => signal?.removeEventListener('abort', onAbort));
+  }
+
+  /**
+   * The extension says a request waits its turn or starts: its time limit pauses or counts again
+   * from now, and whoever asked is told (a client under its own id). False when nothing waits.
+   */
+  progress(progress: Progress): boolean {
+    if (typeof progress.id !== 'number') return false;
+    const meta = this.pending.get(progress.id);
+    if (meta === undefined) return false;
+    this.pending.hold(progress.id, progress.state, QUEUED_MAX_MS);
+    if (meta.client !== null && meta.clientId !== undefined) {
+      try {
+        meta.client.send({ ...progress, id: meta.clientId });
+      } catch {
+        // the client's link is failing: its request ends with it
+      }
+    }
+    meta.onProgress?.(progress);
+    return true;
+  }
+
+  /** A client gave up on a relayed request: it fails as cancelled, and the extension drops it. */
+  cancelRelayed(client: ClientPort, clientId: RequestId): boolean {
+    const [relayId] = this.pending.keysWhere((m) => m.client === client && m.clientId === clientId);
+    const command = relayId === undefined ? undefined : this.pending.get(relayId)?.command;
+    if (relayId === undefined || command === undefined) return false;
+    this.pending.fail(relayId, cancelledError('The extension', command));
+    this.cancelInExtension(relayId);
+    return true;
+  }
+
+  private cancelInExtension(relayId: number): void {
+    try {
+      this.options.extension.send({ type: 'cancel', id: relayId });
+    } catch {
+      // the link is gone: the extension's requests went with it
+    }
   }
 
   /**
@@ -113,7 +164,12 @@ export class ExtensionRequests {
 
   /** A client left: its requests are forgotten (a late answer is dropped). Returns how many. */
   forgetClient(client: ClientPort): number {
-    return this.pending.dropWhere((entry) => entry.client === client);
+    const relayIds = this.pending.keysWhere((entry) => entry.client === client);
+    for (const relayId of relayIds) {
+      this.pending.drop(relayId);
+      this.cancelInExtension(relayId);
+    }
+    return relayIds.length;
   }
 
   /** The extension went away: everything pending fails with EXTENSION_NOT_CONNECTED. */

@@ -76,6 +76,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     extension_connected: router.extensionConnected,
     extension: router.extensionInfo,
     origin: options.origin,
+    ...(router.captureQueue !== null ? { capture_queue: router.captureQueue } : {}),
   });
 
   let resolveExited: (code: number) => void = () => {};

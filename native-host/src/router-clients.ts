@@ -1,5 +1,6 @@
 import { Envelope, type Request, type Response } from '../../shared/src/envelopes.js';
 import { validationError } from '../../shared/src/errors.js';
+import { ClientCalls } from './client-calls.js';
 import { EXTENSION_NOT_CONNECTED_MESSAGE } from './extension-requests.js';
 import { failure, failureOf, requestIdOf, sendToClient } from './responses.js';
 import type { ClientPort, RouterCore } from './router-ports.js';
@@ -12,6 +13,8 @@ import type { ClientPort, RouterCore } from './router-ports.js';
  */
 export class ClientSide {
   private readonly clients = new Map<ClientPort, AbortController>();
+  /** Host handlers running for clients, each cancellable on its own. */
+  private readonly calls = new ClientCalls();
 
   constructor(
     private readonly core: RouterCore,
@@ -64,6 +67,9 @@ export class ClientSide {
     const envelope = parsed.data;
     if (envelope.type === 'request') {
       void this.onRequest(client, envelope, payloadBytes);
+    } else if (envelope.type === 'cancel') {
+      // A host handler stops (and cancels what it asked the extension), or a relayed request does.
+      if (!this.calls.cancel(client, envelope.id)) this.core.requests.cancelRelayed(client, envelope.id);
     } else if (envelope.type !== 'ping') {
       this.core.options.logger.debug('ignored a non-request message from a bridge client', {
         client: client.id,
@@ -81,12 +87,10 @@ export class ClientSide {
     if (spec.handledBy === 'host') {
       const abort = this.clients.get(client);
       if (abort === undefined) return;
-      const response = await this.core.runHandler(request, {
-        source: 'bridge',
-        workspace: client.workspace,
-        payloadBytes,
-        signal: abort.signal,
-      });
+      const signal = this.calls.start(client, request.id, abort.signal);
+      const response = await this.core
+        .runHandler(request, { source: 'bridge', workspace: client.workspace, payloadBytes, signal }, client)
+        .finally(() => this.calls.end(client, request.id));
       if (this.clients.has(client)) this.send(client, response);
       return;
     }

@@ -1,5 +1,17 @@
+import {
+  CAPTURE_QUEUE_EVENT,
+  CaptureQueueSnapshot,
+  type QueueEntry,
+} from '../../shared/src/commands/capture-queue.js';
 import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import type { Envelope, Event, ExtensionInfo, Request, Response } from '../../shared/src/envelopes.js';
+import type {
+  Envelope,
+  Event,
+  ExtensionInfo,
+  Progress,
+  Request,
+  Response,
+} from '../../shared/src/envelopes.js';
 import { XipeError } from '../../shared/src/errors.js';
 import { EXTENSION_NOT_CONNECTED_MESSAGE } from './extension-requests.js';
 import { failureOf, requestIdOf, sendToExtension } from './responses.js';
@@ -15,6 +27,7 @@ export class ExtensionSide {
   private abort = new AbortController();
   private infoValue: ExtensionInfo | null = null;
   private connectedValue = false;
+  private queue: QueueEntry[] | null = null;
 
   constructor(
     private readonly core: RouterCore,
@@ -27,6 +40,11 @@ export class ExtensionSide {
 
   get info(): ExtensionInfo | null {
     return this.infoValue;
+  }
+
+  /** The capture queue as the extension last said (for host_status); null before it said anything. */
+  get captureQueue(): QueueEntry[] | null {
+    return this.connectedValue ? this.queue : null;
   }
 
   handleEnvelope(envelope: Envelope, payloadBytes: number): void {
@@ -48,6 +66,12 @@ export class ExtensionSide {
           logger.warn('dropped an event sent before the extension hello', { event: envelope.event });
           return;
         }
+        if (envelope.event === CAPTURE_QUEUE_EVENT) {
+          // Kept for host_status (bridge_status), not passed on: it changes with every capture.
+          const snapshot = CaptureQueueSnapshot.safeParse(envelope.data);
+          if (snapshot.success) this.queue = snapshot.data.jobs;
+          return;
+        }
         this.publish(envelope);
         return;
       case 'error':
@@ -56,8 +80,12 @@ export class ExtensionSide {
           message: envelope.error.message,
         });
         return;
+      case 'progress':
+        this.core.requests.progress(envelope);
+        return;
       case 'ping':
-        return; // it only keeps the service worker alive
+      case 'cancel':
+        return; // a ping only keeps the service worker alive; the host's handlers are not cancelled
       case 'chunk':
         return; // reassembled by the native link before it reaches us
     }
@@ -75,6 +103,7 @@ export class ExtensionSide {
   gone(reason: string): void {
     if (this.connectedValue) this.core.options.logger.info('extension disconnected', { reason });
     this.connectedValue = false;
+    this.queue = null;
     this.abort.abort();
     this.abort = new AbortController();
     this.core.requests.failAll(reason);
@@ -87,7 +116,7 @@ export class ExtensionSide {
   request(
     command: string,
     params: unknown,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (progress: Progress) => void },
   ): Promise<unknown> {
     if (this.core.isStopped() || !this.connectedValue) {
       return Promise.reject(

@@ -59,6 +59,6 @@ export interface RouterCore {
   /** The command's spec, or undefined for a name that is not a command. */
   spec(command: string): CommandSpec | undefined;
   unknownCommand(request: Request): Response;
-  /** Runs a host handler for `request`; its answer, a failure included. */
-  runHandler(request: Request, parts: RequestContextParts): Promise<Response>;
+  /** Runs a host handler for `request` (for `client`, when a bridge client asked); its answer, a failure included. */
+  runHandler(request: Request, parts: RequestContextParts, client?: ClientPort): Promise<Response>;
 }

@@ -1,6 +1,7 @@
+import type { QueueEntry } from '../../shared/src/commands/capture-queue.js';
 import { COMMANDS, type CommandSpec } from '../../shared/src/commands/index.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../../shared/src/constants.js';
-import type { Envelope, ExtensionInfo, Request, Response } from '../../shared/src/envelopes.js';
+import type { Envelope, ExtensionInfo, Progress, Request, Response } from '../../shared/src/envelopes.js';
 import type { EventBuffer } from './event-buffer.js';
 import { ExtensionRequests } from './extension-requests.js';
 import { HandlerRunner } from './handler-runner.js';
@@ -53,7 +54,7 @@ export class Router {
       isStopped: () => this.stopped,
       spec: (command) => (Object.hasOwn(this.commands, command) ? this.commands[command] : undefined),
       unknownCommand: (request) => this.unknownCommand(request),
-      runHandler: (request, parts) => this.runHandler(request, parts),
+      runHandler: (request, parts, client) => this.runHandler(request, parts, client),
     };
     this.clients = new ClientSide(core, () => this.extension.connected);
     this.broadcast = new EventBroadcast(() => this.clients.ports(), options.logger, options.eventCapacity);
@@ -67,6 +68,11 @@ export class Router {
 
   get extensionInfo(): ExtensionInfo | null {
     return this.extension.info;
+  }
+
+  /** The extension's capture queue as it last said; null before it said anything. */
+  get captureQueue(): QueueEntry[] | null {
+    return this.extension.captureQueue;
   }
 
   get pendingCount(): number {
@@ -109,7 +115,7 @@ export class Router {
   requestExtension(
     command: string,
     params: unknown,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (progress: Progress) => void },
   ): Promise<unknown> {
     return this.extension.request(command, params, options);
   }
@@ -127,9 +133,19 @@ export class Router {
     this.clients.abortAll();
   }
 
-  private runHandler(request: Request, parts: RequestContextParts): Promise<Response> {
+  /** `client`: the bridge client that asked (none for the extension), told where a capture waits. */
+  private runHandler(request: Request, parts: RequestContextParts, client?: ClientPort): Promise<Response> {
     return this.runner.run(request, () => ({
       ...this.options.context(parts),
+      requester: client === undefined ? 'toolbar' : `${client.label} #${client.id}`,
+      progress: (p) => {
+        if (client === undefined) return;
+        try {
+          client.send({ type: 'progress', ...p, id: request.id });
+        } catch {
+          // the client's link is failing: its request ends with it
+        }
+      },
       extension: { request: (command, params, options) => this.extension.request(command, params, options) },
       events: {
         since: (afterSeq) => this.events.since(afterSeq),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QueueEntry } from './commands/capture-queue.js';
 import { ErrorPayload } from './errors.js';
 
 /**
@@ -39,6 +40,11 @@ export const HostInfo = z.object({
   extension: ExtensionInfo.nullable(),
   /** The caller origin Chrome passed to the host (chrome-extension://<id>/). */
   origin: z.string().nullable(),
+  /**
+   * The extension's capture queue as it last said (running jobs, then waiting ones); absent
+   * before it said anything or with no extension attached.
+   */
+  capture_queue: z.array(QueueEntry).optional(),
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 
@@ -137,6 +143,26 @@ export const Chunk = z.object({
 });
 export type Chunk = z.infer<typeof Chunk>;
 
+/**
+ * Where a request stands while it waits its turn (a capture queued behind others in its window),
+ * sent by whoever runs it to whoever asked, under the asker's id; a relay passes it on under its
+ * own asker's id. Every receiver pauses its time limit for the request while it is `queued` and
+ * counts it again, in full, from `started`: a call never times out because it waited.
+ */
+export const Progress = z.object({
+  type: z.literal('progress'),
+  id: RequestId,
+  state: z.enum(['queued', 'started']),
+  /** "queued behind 2 captures: capture_area of tab 5 (…)". */
+  message: z.string().max(4000),
+  queued_ms: z.number().int().nonnegative(),
+});
+export type Progress = z.infer<typeof Progress>;
+
+/** The asker gave up on its request `id`: the receiver stops it (a queued capture leaves the queue). */
+export const Cancel = z.object({ type: z.literal('cancel'), id: RequestId });
+export type Cancel = z.infer<typeof Cancel>;
+
 /** Keeps the extension's service worker and the link alive; answered with nothing. */
 export const Ping = z.object({ type: z.literal('ping') });
 
@@ -155,5 +181,7 @@ export const Envelope = z.discriminatedUnion('type', [
   Hello,
   HostChallenge,
   ClientProof,
+  Progress,
+  Cancel,
 ]);
 export type Envelope = z.infer<typeof Envelope>;

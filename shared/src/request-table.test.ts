@@ -133,6 +133,33 @@ describe('RequestTable', () => {
     expect(t.size).toBe(0);
   });
 
+  it('pauses the limit while the peer says the request is queued, and counts it in full from its start', () => {
+    const t = table();
+    const outcomes: Outcome[] = [];
+    t.track(1, { command: 'capture_screenshot' }, { waitMs: 1_000 }, (o) => outcomes.push(o));
+    vi.advanceTimersByTime(900);
+    expect(t.hold(1, 'queued', 60_000)).toBe(true);
+    vi.advanceTimersByTime(30_000);
+    expect(outcomes).toEqual([]);
+    t.hold(1, 'started', 60_000);
+    vi.advanceTimersByTime(999);
+    expect(outcomes).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(outcomes[0]).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(t.hold(1, 'queued', 60_000)).toBe(false);
+  });
+
+  it('bounds a queued wait by the limit it is given', () => {
+    const t = table();
+    const outcomes: Outcome[] = [];
+    t.track(1, { command: 'capture_area' }, { waitMs: 100 }, (o) => outcomes.push(o));
+    t.hold(1, 'queued', 5_000);
+    vi.advanceTimersByTime(5_099);
+    expect(outcomes).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(outcomes[0]).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+  });
+
   it('lets the owner update the meta while the request is pending', () => {
     const t = new RequestTable<number, { command: string; written: boolean }>({ peer: 'Host pid 1' });
     const seen: boolean[] = [];

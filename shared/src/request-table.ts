@@ -60,7 +60,8 @@ export function cancelledError(peer: string, command: string): XipeError {
 interface Entry<M> {
   readonly meta: M;
   readonly done: (outcome: Outcome) => void;
-  readonly timer: ReturnType<typeof setTimeout>;
+  timer: ReturnType<typeof setTimeout>;
+  readonly waitMs: number;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: (() => void) | undefined;
 }
@@ -90,18 +91,37 @@ export class RequestTable<K, M extends PendingMeta> {
       done({ ok: false, error: cancelledError(this.options.peer, meta.command) });
       return false;
     }
-    const timer = setTimeout(() => {
-      const details = this.options.details?.(meta);
-      this.fail(key, noAnswerError(this.options.peer, meta.command, wait.waitMs, details));
-    }, wait.waitMs);
-    // A pending request alone never keeps a stopping Node process alive (no-op in a browser).
-    (timer as { unref?: () => void }).unref?.();
+    const timer = this.arm(key, meta, wait.waitMs, wait.waitMs);
     const onAbort =
       signal !== undefined
         ? () => this.fail(key, cancelledError(this.options.peer, meta.command))
         : undefined;
     if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true });
-    this.entries.set(key, { meta, done, timer, signal, onAbort });
+    this.entries.set(key, { meta, done, timer, waitMs: wait.waitMs, signal, onAbort });
+    return true;
+  }
+
+  private arm(key: K, meta: M, ms: number, reported: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => {
+      const details = this.options.details?.(meta);
+      this.fail(key, noAnswerError(this.options.peer, meta.command, reported, details));
+    }, ms);
+    // A pending request alone never keeps a stopping Node process alive (no-op in a browser).
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
+  }
+
+  /**
+   * The peer says the request waits its turn (`queued`) or now runs (`started`): its time limit
+   * stops while it waits (bounded by `maxQueueMs` only), and counts again in full once it runs.
+   * False when nothing is pending under `key`.
+   */
+  hold(key: K, state: 'queued' | 'started', maxQueueMs: number): boolean {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return false;
+    clearTimeout(entry.timer);
+    const ms = state === 'queued' ? maxQueueMs + entry.waitMs : entry.waitMs;
+    entry.timer = this.arm(key, entry.meta, ms, ms);
     return true;
   }
 
@@ -144,6 +164,11 @@ export class RequestTable<K, M extends PendingMeta> {
   /** Forgets the request without settling it (its asker is gone); a late answer finds nothing. */
   drop(key: K): boolean {
     return this.take(key) !== undefined;
+  }
+
+  /** The keys of the pending requests whose meta matches. */
+  keysWhere(matches: (meta: M) => boolean): K[] {
+    return [...this.entries].flatMap(([key, entry]) => (matches(entry.meta) ? [key] : []));
   }
 
   /** Forgets every request whose meta matches; returns how many. */

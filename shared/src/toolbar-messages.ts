@@ -227,6 +227,13 @@ export const PreviewRequest = msg('preview', { frame: shortText(64), crop: CssRe
 
 /** Colour mode: the pixels of a viewport rectangle (the toolbar is hidden while they are captured). */
 export const SampleRequest = msg('sample', { crop: CssRect, viewport: ViewportInfo });
+/**
+ * The toolbar's turn in its window's capture queue (agents' captures take turns with it): `hold`
+ * answers once the window is free (the status line says meanwhile that it waits for an agent's
+ * capture), and the toolbar's captures run in that turn until it sends `hold: false`. A turn not
+ * used for a while is given up by the worker, so a page that goes away holds nothing.
+ */
+export const TurnRequest = msg('turn', { hold: z.boolean() });
 export const ListIdeasRequest = msg('list_ideas', { workspace: z.optional(shortText(4096)) });
 export const SaveRequest = msg('save', {
   workspace: z.optional(shortText(4096)),
@@ -250,6 +257,7 @@ export const ToolbarRequest = z.discriminatedUnion('type', [
   RestFrameRequest,
   PreviewRequest,
   PanelSpotRequest,
+  TurnRequest,
   ListIdeasRequest,
   SaveRequest,
   ClearRequest,
@@ -307,6 +315,8 @@ export const TOOLBAR_RESULTS = {
     z.object({ data_url: z.string(), width: z.number(), height: z.number() }),
   ),
   'xipe-toolbar:panel_spot': z.nullable(PanelSpot),
+  /** How long the turn waited for agents' captures (0 when `hold` is false). */
+  'xipe-toolbar:turn': z.object({ queued_ms: z.number() }),
   'xipe-toolbar:rest_frame': z.object({ frame: z.nullable(z.string()) }),
   'xipe-toolbar:preview': z.object({ data_url: z.nullable(z.string()) }),
   'xipe-toolbar:list_ideas': IdeasListing,

@@ -48,8 +48,17 @@ export class McpSession {
     return new McpSession(client, transport, stderr);
   }
 
-  async call(name: string, args: Record<string, unknown> = {}, timeoutMs = 60_000): Promise<ToolOutcome> {
-    const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
+  /** `signal`: aborting it cancels the call (MCP `notifications/cancelled`); the promise then rejects. */
+  async call(
+    name: string,
+    args: Record<string, unknown> = {},
+    timeoutMs = 60_000,
+    signal?: AbortSignal,
+  ): Promise<ToolOutcome> {
+    const result = await this.client.callTool({ name, arguments: args }, undefined, {
+      timeout: timeoutMs,
+      ...(signal !== undefined ? { signal } : {}),
+    });
     const content = result.content as
       | Array<{ type: string; text?: string; data?: string; mimeType?: string }>
       | undefined;

@@ -7,6 +7,7 @@ import {
   type Response,
 } from '../../../shared/src/index.js';
 import type { Runtime } from '../platform/browser.js';
+import type { RequestScope } from './handlers/types.js';
 
 const runtime: { lastError: { message: string } | undefined } = { lastError: undefined };
 // Chrome reports why a port closed in runtime.lastError, read by the seam's disconnectReason.
@@ -171,5 +172,51 @@ describe('NativeHostLink', () => {
       { type: 'response', id: 'r2', ok: true, result: { echoed: big.params } },
     ]);
     expect(link.state).toBe('connected');
+  });
+
+  it("gives each request the host's cancel and a way to say it waits its turn", async () => {
+    const scopes: RequestScope[] = [];
+    const link = new NativeHostLink({
+      hostName: 'com.xipe.uiux_reference',
+      hello: async () => hello,
+      onRequest: (request, scope) => {
+        scopes.push(scope);
+        scope.progress?.({ state: 'queued', message: 'queued behind 1 capture', queued_ms: 0 });
+        // Answers once the host gives up on it.
+        return new Promise((resolve) =>
+          scope.signal?.addEventListener('abort', () =>
+            resolve({
+              type: 'response',
+              id: request.id,
+              ok: false,
+              error: { code: 'TIMEOUT', message: 'cancelled' },
+            }),
+          ),
+        );
+      },
+      log: quiet,
+      connectNative: () => {
+        const port = new FakePort();
+        ports.push(port);
+        return port as unknown as Runtime.Port;
+      },
+    });
+    link.ensureConnected('test');
+    await vi.advanceTimersByTimeAsync(0);
+    const port = ports[0];
+    port?.fromHost(hostHello);
+    port?.fromHost({ type: 'request', id: 7, command: 'capture_screenshot', params: {} });
+    port?.fromHost({ type: 'request', id: 8, command: 'capture_screenshot', params: {} });
+    expect(port?.posted.slice(1)).toEqual([
+      { type: 'progress', id: 7, state: 'queued', message: 'queued behind 1 capture', queued_ms: 0 },
+      { type: 'progress', id: 8, state: 'queued', message: 'queued behind 1 capture', queued_ms: 0 },
+    ]);
+    port?.fromHost({ type: 'cancel', id: 8 });
+    expect(scopes.map((s) => s.signal?.aborted)).toEqual([false, true]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(port?.posted.at(-1)).toMatchObject({ type: 'response', id: 8, ok: false });
+    // The link going away cancels what is still running.
+    port?.disconnect();
+    expect(scopes[0]?.signal?.aborted).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import {
   XipeError,
 } from '../../../shared/src/index.js';
 import { browser, disconnectReason, type Runtime } from '../platform/browser.js';
+import type { RequestScope } from './handlers/types.js';
 
 /**
  * The service worker's side of the native-messaging link. Connects on demand, says hello, answers
@@ -26,7 +27,8 @@ export interface NativeLinkDeps {
   hostName: string;
   /** Builds the hello (user-scripts permission and browser info are read fresh each time). */
   hello(): Promise<ExtensionHello>;
-  onRequest(request: Request): Promise<Response>;
+  /** `scope`: the asker's cancel, and where to tell it the request waits its turn. */
+  onRequest(request: Request, scope: RequestScope): Promise<Response>;
   log?: Pick<Console, 'info' | 'warn' | 'error'>;
   /** Injected for tests. */
   connectNative?: (name: string) => Runtime.Port;
@@ -47,6 +49,8 @@ export class NativeHostLink {
   /** Requests this extension sent to host commands (the toolbar's save_reference, list_ideas…). */
   private readonly pendingHost = new RequestTable<string, { command: string }>({ peer: 'The native host' });
   private nextHostRequestId = 1;
+  /** The host's requests being answered, by id: a `cancel` for one aborts it. */
+  private readonly answering = new Map<Request['id'], AbortController>();
   private nextStream = 1;
 
   constructor(private readonly deps: NativeLinkDeps) {
@@ -135,6 +139,8 @@ export class NativeHostLink {
       this.port = null;
       this.helloDone = false;
       this.assembler.clear();
+      for (const abort of this.answering.values()) abort.abort();
+      this.answering.clear();
       this.pendingHost.failAll(
         new XipeError(
           'BACKEND_UNREACHABLE',
@@ -194,6 +200,9 @@ export class NativeHostLink {
       case 'request':
         void this.answer(envelope);
         return;
+      case 'cancel':
+        this.answering.get(envelope.id)?.abort();
+        return;
       case 'response':
         if (typeof envelope.id === 'string') this.pendingHost.settle(envelope.id, envelope);
         return;
@@ -217,7 +226,18 @@ export class NativeHostLink {
   }
 
   private async answer(request: Request): Promise<void> {
-    const response = await this.deps.onRequest(request);
+    const abort = new AbortController();
+    this.answering.set(request.id, abort);
+    const port = this.port;
+    const scope: RequestScope = {
+      signal: abort.signal,
+      progress: (p) => {
+        if (this.port === port) this.post({ type: 'progress', id: request.id, ...p });
+      },
+    };
+    const response = await this.deps.onRequest(request, scope).finally(() => {
+      if (this.answering.get(request.id) === abort) this.answering.delete(request.id);
+    });
     try {
       this.post(response, true);
     } catch (err) {

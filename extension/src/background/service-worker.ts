@@ -1,8 +1,9 @@
 import type { ExtensionHello } from '../../../shared/src/index.js';
-import { NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../../shared/src/index.js';
+import { CAPTURE_QUEUE_EVENT, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../../shared/src/index.js';
 import { browser, userScriptsApi } from '../platform/browser.js';
 import { handleActionClick } from './action.js';
 import { browserInfo } from './browser-info.js';
+import { captureTurns, watchQueue } from './capture/turns.js';
 import { registerToolbar } from './collection/index.js';
 import { dispatch } from './dispatcher.js';
 import { HANDLERS } from './handlers/index.js';
@@ -36,9 +37,14 @@ const link = new NativeHostLink({
   hostName: NATIVE_HOST_NAME,
   hello: buildHello,
   // Requests arrive once the port is up, after the toolbar below is registered.
-  onRequest: (request) => dispatch(request, HANDLERS, { browserInfo, staged: toolbar.staged }),
+  onRequest: (request, scope) =>
+    dispatch(request, HANDLERS, { browserInfo, staged: toolbar.staged, ...scope }),
 });
 const toolbar = registerToolbar(link);
+// The host keeps the capture queue as last said, for bridge_status.
+watchQueue(() =>
+  link.emit(CAPTURE_QUEUE_EVENT, { jobs: captureTurns.list().map(({ id: _, ...job }) => job) }),
+);
 
 function ensureHeartbeat(): void {
   // periodInMinutes 0.5 is Chrome's minimum; re-creating an existing alarm would reset its phase.

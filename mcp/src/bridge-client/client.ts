@@ -201,7 +201,7 @@ class SocketBridgeClient implements BridgeClient {
     const waitMs = timeoutMs + (this.options.timeoutMarginMs ?? 2_000);
     let raw: unknown;
     try {
-      raw = await connection.request(command, wire, timeoutMs, waitMs, options.signal);
+      raw = await connection.request(command, wire, timeoutMs, waitMs, options.signal, options.onProgress);
     } catch (err) {
       if (err instanceof XipeError && err.code === 'EXTENSION_NOT_CONNECTED') {
         connection.info = { ...connection.info, extension_connected: false, extension: null };

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { QueueEntry } from '../../../shared/src/commands/capture-queue.js';
 import { PROTOCOL_VERSION } from '../../../shared/src/constants.js';
 import { PACKAGE_VERSION } from '../../../shared/src/node/version.js';
 import { auditLogPath } from '../audit-log.js';
@@ -41,6 +42,7 @@ export const bridgeStatusTool = defineTool({
       token: { file: report.token_file, present: report.token_present },
       hosts: report.hosts,
       queued_events: report.queued_events,
+      capture_queue: captureQueue(report),
       log_files: {
         mcp: ctx.logger.file,
         audit: auditLogPath(report.home),
@@ -49,6 +51,23 @@ export const bridgeStatusTool = defineTool({
     };
   },
 });
+
+/** Every browser's capture queue: running jobs first, then waiting ones, each with its browser. */
+export function captureQueue(report: BridgeReport): Array<QueueEntry & { browser_id: string | null }> {
+  return report.hosts.flatMap((link) =>
+    (link.host?.capture_queue ?? []).map((job) => ({
+      ...job,
+      browser_id: link.host?.extension?.browser.browser_id ?? null,
+    })),
+  );
+}
+
+function queueLine(jobs: readonly QueueEntry[]): string {
+  const running = jobs.filter((j) => j.state === 'running');
+  const waiting = jobs.length - running.length;
+  const names = running.map((j) => `${j.label} of tab ${j.tab_id}`).join(', ');
+  return `, capture queue: ${running.length} running${names ? ` (${names})` : ''}, ${waiting} waiting`;
+}
 
 /** One line per fact, then what to do; pure so it is tested on its own. */
 export function summarise(report: BridgeReport): { summary: string; nextSteps: string[] } {
@@ -91,7 +110,10 @@ export function summarise(report: BridgeReport): { summary: string; nextSteps: s
     }
     lines.push(
       `${ext.browser.browser_id} (${ext.browser.name} ${ext.browser.version}, extension ${ext.version}, host pid ${host.pid}): ` +
-        `connected, user scripts ${ext.user_scripts_allowed ? 'allowed' : 'NOT allowed'}`,
+        `connected, user scripts ${ext.user_scripts_allowed ? 'allowed' : 'NOT allowed'}` +
+        (host.capture_queue !== undefined && host.capture_queue.length > 0
+          ? queueLine(host.capture_queue)
+          : ''),
     );
     if (!ext.user_scripts_allowed) {
       nextSteps.push(

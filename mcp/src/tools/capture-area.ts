@@ -18,7 +18,8 @@ export const captureAreaTool = defineTool({
     ':hover/:focus states, fonts and images as files, an offline HTML+CSS clone and a screenshot. Give exactly one ' +
     'of `selector` or `rect` (CSS px, page coordinates). Writes uiux-references/page-element-references/ ' +
     '(referenced-elements.json, summarized-uiux-reference.md, resources/) and screenshots/area-N.png. Returns ' +
-    'paths and counts only: read files.summary (and files.tokens, the design tokens) next.',
+    'paths and counts only: read files.summary (and files.tokens, the design tokens) next.' +
+    ' Waits its turn behind other captures in the same window; timeout_ms counts from its start; the answer has queued_ms.',
   inputSchema: z
     .strictObject({
       idea_folder: IdeaFolderName.describe('An existing folder name under x-ipe-docs/ideas/.'),
@@ -63,7 +64,12 @@ export const captureAreaTool = defineTool({
         ...(args.instruction !== undefined ? { instruction: args.instruction } : {}),
         timeout_ms: args.timeout_ms,
       },
-      { ...routeOptions(route), timeoutMs: args.timeout_ms, signal: ctx.signal },
+      {
+        ...routeOptions(route),
+        timeoutMs: args.timeout_ms,
+        signal: ctx.signal,
+        ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}),
+      },
     );
   },
 });

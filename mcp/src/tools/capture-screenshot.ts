@@ -16,7 +16,8 @@ export const captureScreenshotTool = defineTool({
     "Screenshot a tab to a PNG file (no image bytes in your context unless `return_base64`): mode 'viewport', " +
     "'element' (with `selector`) or 'full_page'. Writes to `output_path` (inside the workspace) or to " +
     "`idea_folder`'s uiux-references/screenshots/ (use it in save_uiux_reference as screenshots/<file>); " +
-    'neither = x-ipe-docs/screenshots/. Returns path, width, height, bytes.',
+    'neither = x-ipe-docs/screenshots/. Returns path, width, height, bytes.' +
+    ' Waits its turn behind other captures in the same window; timeout_ms counts from its start; the answer has queued_ms.',
   inputSchema: z
     .strictObject({
       mode: ScreenshotMode.default('viewport').describe("'viewport' (default), 'element' or 'full_page'."),
@@ -72,7 +73,12 @@ export const captureScreenshotTool = defineTool({
         return_base64: args.return_base64,
         timeout_ms: args.timeout_ms,
       },
-      { ...routeOptions(route), timeoutMs: args.timeout_ms, signal: ctx.signal },
+      {
+        ...routeOptions(route),
+        timeoutMs: args.timeout_ms,
+        signal: ctx.signal,
+        ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}),
+      },
     );
     const { base64, ...rest } = result;
     if (base64 === undefined) return { status: 'success', ...rest };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Progress } from '../../../shared/src/envelopes.js';
 import type { Logger } from '../../../shared/src/node/logger.js';
 import type { BridgeClient } from '../bridge.js';
 import type { SentScripts } from '../sent-scripts.js';
@@ -14,6 +15,11 @@ export interface ToolContext {
   toolName: string;
   /** Scripts inject_script sent in full, per browser (one per server); without it, always in full. */
   sentScripts?: SentScripts;
+  /**
+   * Where the call stands while the browser makes it wait its turn (a capture queued behind
+   * others): the time limit pauses, and the client hears it as MCP progress when it asked for it.
+   */
+  progress?: (progress: Progress) => void;
 }
 
 /** An image a tool returns as its own MCP `image` content block (base64 once, never inside the JSON text). */

@@ -5,6 +5,7 @@ import {
   CAPTURE_AREA,
   CaptureAreaAnswer,
 } from '../../../shared/src/commands/capture-area.js';
+import { queueFields } from '../../../shared/src/commands/capture-queue.js';
 import {
   FETCH_RESOURCE,
   FetchResourceResult,
@@ -31,6 +32,7 @@ import {
   type SkippedResource,
 } from '../deep-capture/resource-files.js';
 import { decodePng } from '../screenshots/png-info.js';
+import { passOn, requesterOf } from './queue-progress.js';
 import type { HostHandler, HostHandlerContext } from './types.js';
 import { caller } from './workspace.js';
 
@@ -187,7 +189,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
   const workspace = resolveWorkspace({ ...caller(ctx), requested: p.workspace });
   // An unknown idea is refused before the browser is asked for anything.
   const dirs = await prepareIdeaDirs(ideaPaths(workspace, p.idea_folder), p.idea_folder);
-  const deadline = Date.now() + p.timeout_ms;
+  let deadline = Date.now() + p.timeout_ms;
   const left = () => Math.max(1_000, deadline - Date.now());
   const raw = await ctx.extension.request(
     CAPTURE_AREA,
@@ -199,11 +201,15 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
         ...(p.tab_id !== undefined ? { tab_id: p.tab_id } : {}),
         ...(p.url_contains !== undefined ? { url_contains: p.url_contains } : {}),
       },
+      ...requesterOf(ctx),
     },
-    { timeoutMs: left(), signal: ctx.signal },
+    { timeoutMs: left(), signal: ctx.signal, onProgress: passOn(ctx) },
   );
   const shot = CaptureAreaAnswer.safeParse(raw);
   if (!shot.success) throw protocolError('capture_area');
+  const queue = 'queue' in shot.data ? shot.data.queue : undefined;
+  // The time limit counts from when the capture started, not from when it was queued.
+  deadline += queue?.queued_ms ?? 0;
   const { capture, tab } = shot.data;
   const captured = performance.now();
   let pixelsAt = captured;
@@ -285,5 +291,6 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     files: written.files,
     elapsed_ms: Math.round(performance.now() - started),
     ...summarizeSkipped(skipped),
+    ...queueFields(queue),
   };
 };

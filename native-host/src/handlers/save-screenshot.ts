@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { queueFields } from '../../../shared/src/commands/capture-queue.js';
 import type { ScreenshotMode } from '../../../shared/src/commands/capture-screenshot.js';
 import {
   CAPTURE_SCREENSHOT,
@@ -27,6 +28,7 @@ import {
 import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
 import { prepareOutputFile, resolveOutputPath } from '../screenshots/output-path.js';
 import { decodePng } from '../screenshots/png-info.js';
+import { passOn, requesterOf } from './queue-progress.js';
 import type { HostHandler } from './types.js';
 import { caller } from './workspace.js';
 
@@ -106,8 +108,13 @@ export const saveScreenshotHandler: HostHandler = async (params, ctx): Promise<S
   };
   const raw = await ctx.extension.request(
     CAPTURE_SCREENSHOT,
-    { mode: p.mode, ...(p.selector !== undefined ? { selector: p.selector } : {}), target },
-    { timeoutMs: p.timeout_ms, signal: ctx.signal },
+    {
+      mode: p.mode,
+      ...(p.selector !== undefined ? { selector: p.selector } : {}),
+      target,
+      ...requesterOf(ctx),
+    },
+    { timeoutMs: p.timeout_ms, signal: ctx.signal, onProgress: passOn(ctx) },
   );
   const shot = CaptureScreenshotResult.safeParse(raw);
   if (!shot.success) {
@@ -144,6 +151,7 @@ export const saveScreenshotHandler: HostHandler = async (params, ctx): Promise<S
     mode: p.mode,
     tab: shot.data.tab,
     ...(shot.data.capped_at !== undefined ? { capped_at: shot.data.capped_at } : {}),
+    ...queueFields(shot.data.queue),
   };
   if (p.return_base64) {
     if (png.bytes.length <= MAX_INLINE_PNG_BYTES) result.base64 = shot.data.png;

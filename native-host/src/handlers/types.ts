@@ -1,5 +1,5 @@
 import type { EventsSinceResult } from '../../../shared/src/commands/events-since.js';
-import type { HostInfo } from '../../../shared/src/envelopes.js';
+import type { HostInfo, Progress } from '../../../shared/src/envelopes.js';
 import type { Config } from '../../../shared/src/node/config.js';
 import type { Logger } from '../../../shared/src/node/logger.js';
 
@@ -34,7 +34,12 @@ export interface ExtensionRequester {
   request(
     command: string,
     params: unknown,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: {
+      timeoutMs: number;
+      signal?: AbortSignal;
+      /** Told when the extension says the request waits its turn (its time limit is paused), or starts. */
+      onProgress?: (progress: Progress) => void;
+    },
   ): Promise<unknown>;
 }
 
@@ -55,6 +60,10 @@ export interface StagedImageStore {
 /** The narrow context every host handler gets; handlers touch nothing else (no module globals). */
 export interface HostHandlerContext extends HostContextBase {
   readonly extension: ExtensionRequester;
+  /** Who asked, for the capture queue's fairness and listing ("x-ipe-mcp 4242 #3", "toolbar"). */
+  readonly requester?: string;
+  /** Tells the asker where its request stands (a `progress` envelope under its id); the extension's progress is passed on. */
+  readonly progress?: (progress: Omit<Progress, 'id' | 'type'>) => void;
   readonly events: CaptureEventSource;
   readonly images: StagedImageStore;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AreaCapture, CaptureRect } from '../deep-capture/area-capture.js';
 import { AREA_CAPTURE_LIMITS } from '../deep-capture/limits.js';
+import { QueueClient, QueueReport } from './capture-queue.js';
 import { TabRef, TabTarget } from './target.js';
 
 /**
@@ -59,7 +60,11 @@ export function refineOneLocator(
   });
 }
 
-export const CaptureAreaParams = AreaLocator.extend({ target: TabTarget.default({}) })
+export const CaptureAreaParams = AreaLocator.extend({
+  target: TabTarget.default({}),
+  /** Who asked (the host names its bridge client): captures take turns fairly between clients. */
+  client: QueueClient.optional(),
+})
   .strict()
   .superRefine(refineOneLocator);
 export type CaptureAreaParams = z.infer<typeof CaptureAreaParams>;
@@ -100,6 +105,8 @@ export const CaptureAreaPending = z.object({
   tab: TabRef,
   pixels_ticket: PixelsTicket,
   timings: Timings.optional(),
+  /** How long the capture waited for its window (other captures in it went first). */
+  queue: QueueReport.optional(),
 });
 export type CaptureAreaPending = z.infer<typeof CaptureAreaPending>;
 

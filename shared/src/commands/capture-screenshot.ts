@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QueueClient, QueueReport } from './capture-queue.js';
 import { TabRef, TabTarget } from './target.js';
 
 /**
@@ -17,6 +18,8 @@ export const CaptureScreenshotParams = z
     /** CSS selector of the element (mode `element`; the first match). */
     selector: z.string().min(1).max(4096).optional(),
     target: TabTarget.default({}),
+    /** Who asked (the host names its bridge client): captures take turns fairly between clients. */
+    client: QueueClient.optional(),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -40,5 +43,7 @@ export const CaptureScreenshotResult = z.object({
   scale: z.number().positive(),
   /** Full page: the page was taller than what is stitched (the cut height in CSS px). */
   capped_at: z.number().optional(),
+  /** How long the shot waited for its window (other captures in it went first). */
+  queue: QueueReport.optional(),
 });
 export type CaptureScreenshotResult = z.infer<typeof CaptureScreenshotResult>;

@@ -32,6 +32,7 @@ import { SAVE_SCREENSHOT, SaveScreenshotParams, SaveScreenshotResult } from './s
 import { STAGE_IMAGE, StageImageParams, StageImageResult } from './stage-image.js';
 
 export * from './capture-area.js';
+export * from './capture-queue.js';
 export * from './capture-screenshot.js';
 export * from './compare-with-reference.js';
 export * from './events-since.js';

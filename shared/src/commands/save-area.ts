@@ -4,6 +4,7 @@ import { AreaId } from '../deep-capture/referenced-elements.js';
 import { IdeaFolderName } from '../reference-data.js';
 import { quoteShort } from '../tab-match.js';
 import { refineOneLocator, StagedCaptureId } from './capture-area.js';
+import { QueueFields } from './capture-queue.js';
 import { WorkspacePath } from './save-reference.js';
 import { TabRef, TabTarget } from './target.js';
 
@@ -72,6 +73,8 @@ export const SaveAreaResult = z.object({
   skipped_count: z.number().int().nonnegative(),
   skipped_examples: z.array(SkippedExample).max(MAX_SKIPPED_EXAMPLES),
   tab: TabRef.optional(),
+  /** How long the capture waited for its window; `queued_behind` says behind what (when it waited). */
+  ...QueueFields,
 });
 /** The count and a few short, quoted examples of the resources left out. */
 export function summarizeSkipped(skipped: readonly { src: string; reason: string }[]): {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdeaFolderName } from '../reference-data.js';
+import { QueueFields } from './capture-queue.js';
 import { ScreenshotMode } from './capture-screenshot.js';
 import { TabRef, TabTarget } from './target.js';
 
@@ -68,5 +69,7 @@ export const SaveScreenshotResult = z.object({
   base64: z.string().optional(),
   /** Why base64 was left out although asked for. */
   base64_omitted: z.string().optional(),
+  /** How long the capture waited for its window; `queued_behind` says behind what (when it waited). */
+  ...QueueFields,
 });
 export type SaveScreenshotResult = z.infer<typeof SaveScreenshotResult>;

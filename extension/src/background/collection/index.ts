@@ -8,11 +8,13 @@ import { browser, ownTopFrameTab, type Runtime } from '../../platform/browser.js
 import { captureCrop } from '../capture/capture.js';
 import { RestFrames } from '../capture/rest-frame.js';
 import { StitchJobs } from '../capture/stitch-jobs.js';
+import { captureTurns } from '../capture/turns.js';
 import { StagedCaptures } from '../deep-capture/staged.js';
 import { CollectionStore, type KeyValueStorage } from './collection-store.js';
 import type { HostLink } from './host-link.js';
 import { createToolbarHandler, isToolbarMessage } from './messages.js';
-import { openToolbar } from './open.js';
+import { openToolbar, toolbarNotice } from './open.js';
+import { ToolbarTurns } from './toolbar-turns.js';
 
 export { type OpenToolbarOptions, openToolbar, type ToolbarState } from './open.js';
 
@@ -38,19 +40,36 @@ export function registerToolbar(link: HostLink): { staged: StagedCaptures } {
   );
   const jobs = new StitchJobs();
   const restFrames = new RestFrames();
+  const turns = new ToolbarTurns((tabId, text) => void toolbarNotice(tabId, text));
+  const windowOf = async (tabId: number, windowId: number | undefined) =>
+    windowId ?? (await browser.tabs.get(tabId)).windowId ?? browser.windows.WINDOW_ID_CURRENT;
   const handle = createToolbarHandler({
     store,
     staged,
     host: link,
     capture: {
-      crop: captureCrop,
+      crop: async (tabId, rect, viewport, windowId) =>
+        turns.run(tabId, await windowOf(tabId, windowId), 'toolbar crop', () =>
+          captureCrop(tabId, rect, viewport, windowId),
+        ),
       begin: (tabId, width, height, left) => jobs.begin(tabId, width, height, left),
-      band: (tabId, job, band, viewport, windowId, marker, step) =>
-        jobs.band(tabId, job, band, viewport, windowId, marker, step),
+      band: async (tabId, job, band, viewport, windowId, marker, step) =>
+        turns.run(tabId, await windowOf(tabId, windowId), 'toolbar full page band', () =>
+          jobs.band(tabId, job, band, viewport, windowId, marker, step),
+        ),
+      turn: async (tabId, windowId, hold) => {
+        if (!hold) {
+          turns.release(tabId);
+          return 0;
+        }
+        return turns.hold(tabId, await windowOf(tabId, windowId));
+      },
       settle: (tabId, job) => jobs.settle(tabId, job),
       end: (tabId, job) => jobs.end(tabId, job),
       abandon: (tabId, job) => jobs.abandon(tabId, job),
-      rest: (tabId, windowId, viewport) => restFrames.take(tabId, windowId, viewport),
+      // A preview is worth taking only of what the designer sees: not while a capture holds the window.
+      rest: async (tabId, windowId, viewport) =>
+        captureTurns.isBusy(windowId) ? null : restFrames.take(tabId, windowId, viewport),
       preview: (tabId, frame, rect) => restFrames.thumbnail(tabId, frame, rect),
     },
   });
@@ -71,6 +90,7 @@ export function registerToolbar(link: HostLink): { staged: StagedCaptures } {
   });
 
   browser.tabs.onRemoved.addListener((tabId) => {
+    turns.release(tabId);
     restFrames.drop(tabId);
     void store.drop(tabId);
   });

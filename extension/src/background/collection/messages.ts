@@ -67,6 +67,8 @@ export interface ToolbarDeps {
       step?: number,
     ): Promise<{ done: number; stale: boolean }>;
     settle(tabId: number, job: string): Promise<number[]>;
+    /** The toolbar's turn in the capture queue (toolbar-turns.ts): ms it waited; 0 when released. */
+    turn(tabId: number, windowId: number | undefined, hold: boolean): Promise<number>;
     end(tabId: number, job: string): Promise<StoredCrop | null>;
     abandon(tabId: number, job: string): void;
   };
@@ -255,6 +257,8 @@ export function createToolbarHandler(deps: ToolbarDeps) {
       }
       case 'xipe-toolbar:panel_spot':
         return deps.store.panelSpot(req.spot);
+      case 'xipe-toolbar:turn':
+        return { queued_ms: await deps.capture.turn(tabId, windowId, req.hold) };
       case 'xipe-toolbar:list_ideas': {
         if (!deps.host.connected) {
           throw new XipeError(

@@ -41,6 +41,19 @@ function probeExisting(mode: 'open' | 'toggle', cleanup: boolean): 'absent' | To
 
 export const TOOLBAR_FILE = toolbarFile;
 
+/** Runs in the tab's isolated world: a line for the open toolbar's status (self-contained). */
+function showNotice(text: string | null): void {
+  const g = globalThis as { __xipeUiuxToolbar?: { notice?(text: string | null): void } };
+  g.__xipeUiuxToolbar?.notice?.(text);
+}
+
+/** Tells the tab's toolbar, if one is open, what its capture waits for (null: it waits no more). */
+export async function toolbarNotice(tabId: number, text: string | null): Promise<void> {
+  await executeFunction({ target: { tabId, frameIds: [0] }, func: showNotice, args: [text] }).catch(
+    () => undefined, // no toolbar, or the page is gone: nobody to tell
+  );
+}
+
 /** Opens (or toggles) the designer toolbar in a tab; the MCP `inject_toolbar` command calls this. */
 export async function openToolbar(tabId: number, options: OpenToolbarOptions = {}): Promise<ToolbarState> {
   const mode = options.mode ?? 'open';

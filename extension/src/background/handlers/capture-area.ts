@@ -2,10 +2,13 @@ import type {
   AreaPixelsResult,
   CaptureAreaParams,
   CaptureAreaPending,
+  TabInfo,
 } from '../../../../shared/src/index.js';
 import { invalidInput, makeIssue } from '../../../../shared/src/index.js';
 import { executeFunction } from '../../platform/browser.js';
 import { pngBase64 } from '../capture/capture.js';
+import type { Lease } from '../capture/scheduler.js';
+import { bringToFront, queueReport, schedule } from '../capture/turns.js';
 import { type AreaPixels, pixelCuts, restoreBandLayers, shootArea } from '../deep-capture/area-shot.js';
 import {
   type AreaMiss,
@@ -22,7 +25,7 @@ import { fetchSheets } from '../deep-capture/sheets.js';
 import { mapApiError } from '../injection/run-injection.js';
 import { type PageMetrics, preparePage, restorePage } from '../screenshot/page-functions.js';
 import { scriptableTab } from '../scriptable-tab.js';
-import { bringToFront } from './capture-screenshot.js';
+import { agentJob } from './capture-screenshot.js';
 import type { HandlerContext } from './types.js';
 
 /**
@@ -36,7 +39,8 @@ import type { HandlerContext } from './types.js';
  *
  * It answers as soon as the engine has read the area, with a ticket for the pixels: the bands go on
  * waiting for Chrome's capture quota (two a second) while the host fetches the resources, and the
- * host's `area_pixels` gets the PNG when it is done.
+ * host's `area_pixels` gets the PNG when it is done. The capture takes its turn in its window's
+ * capture queue and holds the window until its last band is shot and the page put back.
  */
 
 interface Plan {
@@ -82,17 +86,16 @@ async function restore(tabId: number): Promise<void> {
 }
 
 /**
- * The area's pixels once the bands are shot: the page is put back at once, then the nodes that
- * need them get their cuts (once the engine says which) and the PNG is encoded.
+ * The area's pixels once the bands are shot (`placed`: shot, and the page put back): then the
+ * nodes that need them get their cuts (once the engine says which) and the PNG is encoded.
  */
 async function finishPixels(
-  tabId: number,
-  shot: Promise<AreaPixels>,
+  placed: Promise<AreaPixels>,
   engine: ReturnType<typeof captureAreaInTab>,
   timings: Record<string, number>,
   lap: (name: string) => void,
 ): Promise<AreaPixelsResult> {
-  const pixels = await shot.finally(() => restore(tabId));
+  const pixels = await placed;
   const cuts = await pixelCuts(await engine, pixels);
   const png = await pngBase64(pixels.canvas);
   lap('encoded');
@@ -169,17 +172,35 @@ function unreadableSheets(tabId: number, pageUrl: string): Promise<Record<string
 
 export async function captureArea(
   params: CaptureAreaParams,
-  _ctx: HandlerContext,
+  ctx: HandlerContext,
 ): Promise<CaptureAreaPending> {
   const { tab, ref } = await scriptableTab(params.target, 'capture an area of');
+  // The job holds the window until the last band is shot and the page put back; the answer goes
+  // as soon as the engine has read the area (the pixels follow through the ticket).
+  return new Promise<CaptureAreaPending>((answer, refuse) => {
+    const job = schedule(agentJob(tab, 'capture_area', params.client, ctx), (lease) =>
+      captureInTurn(tab, ref, params, lease, answer),
+    );
+    job.catch((err: unknown) => refuse(mapApiError(err, tab.id)));
+  });
+}
+
+/** The capture itself, in the window's turn: resolves once the page is put back. */
+async function captureInTurn(
+  tab: TabInfo,
+  ref: CaptureAreaPending['tab'],
+  params: CaptureAreaParams,
+  lease: Lease,
+  answer: (pending: CaptureAreaPending) => void,
+): Promise<void> {
   const t0 = performance.now();
   const timings: Record<string, number> = {};
   const lap = (name: string) => {
     timings[name] = Math.round(performance.now() - t0);
   };
-  let restoring = false;
+  let placed: Promise<AreaPixels> | null = null;
   try {
-    await bringToFront(tab);
+    await bringToFront(tab.id, tab.window_id);
     const placement = await locate(tab, params);
     const sheets = unreadableSheets(tab.id, tab.url);
     let step = plan(placement);
@@ -195,18 +216,23 @@ export async function captureArea(
     const rect = placement.rect;
     const engine = captureAreaInTab(tab.id, rect, sheets).finally(() => lap('engine'));
     const shot = shootArea(tab.id, rect, metrics, lap).finally(() => lap('shot'));
-    const pixels = finishPixels(tab.id, shot, engine, timings, lap).catch((err: unknown) => {
+    placed = shot.finally(() => restore(tab.id));
+    const pixels = finishPixels(placed, engine, timings, lap).catch((err: unknown) => {
       throw mapApiError(err, tab.id);
     });
-    restoring = true;
     const capture = await engine.catch((err: unknown) => {
       pixels.catch(() => undefined); // the engine's error is the one to report
       throw err;
     });
-    return { capture, tab: ref, pixels_ticket: pendingPixels.hold(pixels), timings: { ...timings } };
-  } catch (err) {
-    throw mapApiError(err, tab.id);
+    answer({
+      capture,
+      tab: ref,
+      pixels_ticket: pendingPixels.hold(pixels),
+      timings: { ...timings },
+      queue: queueReport(lease),
+    });
   } finally {
-    if (!restoring) await restore(tab.id);
+    if (placed === null) await restore(tab.id);
+    else await placed.catch(() => undefined); // its error reaches the ticket's redeemer
   }
 }

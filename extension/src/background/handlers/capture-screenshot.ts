@@ -9,7 +9,9 @@ import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
 import { browser, executeFunction } from '../../platform/browser.js';
 import { captureQuota, captureTab, pngBase64 } from '../capture/capture.js';
 import { withQuotaRetry } from '../capture/capture-quota.js';
+import type { JobSpec } from '../capture/scheduler.js';
 import { StitchJobs } from '../capture/stitch-jobs.js';
+import { bringToFront, queueReport, schedule, waitText } from '../capture/turns.js';
 import { mapApiError } from '../injection/run-injection.js';
 import {
   type ElementProbe,
@@ -23,12 +25,15 @@ import type { HandlerContext } from './types.js';
 /**
  * `capture_screenshot`: a PNG of the viewport, of one element (scrolled into view, cropped at the
  * captured image's real scale), or of the full page (scroll and stitch, the toolbar's plan and
- * stitcher). The tab is brought to front first (captureVisibleTab shows the active tab); the
- * shared quota gate keeps within Chrome's 2 captures per second; the toolbar is hidden during the
- * shot and the scroll position is restored whatever happens.
+ * stitcher). It takes its turn in its window's capture queue (capture/turns.ts), then the tab is
+ * brought to front (captureVisibleTab shows the active tab); the shared quota gate keeps within
+ * Chrome's 2 captures per second; the toolbar is hidden during the shot and the scroll position is
+ * restored whatever happens, before the window goes to the next capture.
  */
 
 const stitcher = new StitchJobs();
+
+type Shot = Omit<CaptureScreenshotResult, 'tab'>;
 
 type PrepareOptions = Parameters<typeof preparePage>[0];
 
@@ -70,12 +75,6 @@ async function restore(tabId: number): Promise<void> {
   await executeFunction({ target: { tabId }, func: restorePage, args: [] }).catch(() => undefined);
 }
 
-/** captureVisibleTab shows the active tab of a focused window: make the target that. */
-export async function bringToFront(tab: TabInfo): Promise<void> {
-  if (!tab.active) await browser.tabs.update(tab.id, { active: true });
-  await browser.windows.update(tab.window_id, { focused: true }).catch(() => undefined);
-}
-
 function canvas2d(width: number, height: number): [OffscreenCanvas, OffscreenCanvasRenderingContext2D] {
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d', { alpha: false });
@@ -84,7 +83,7 @@ function canvas2d(width: number, height: number): [OffscreenCanvas, OffscreenCan
   return [canvas, ctx];
 }
 
-async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
+async function viewportShot(tab: TabInfo): Promise<Shot> {
   const metrics = await measure(tab.id, { scrollTo: null, hideFloating: false });
   const dataUrl = await withQuotaRetry(captureQuota, () =>
     browser.tabs.captureVisibleTab(tab.window_id, { format: 'png' }),
@@ -97,7 +96,7 @@ async function viewportShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
   return { png, width, height, scale: width / metrics.viewportWidth };
 }
 
-async function elementShot(tab: TabInfo, selector: string): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
+async function elementShot(tab: TabInfo, selector: string): Promise<Shot> {
   const probe = await inPage(tab.id, { scrollTo: null, selector, hideFloating: false });
   if (probe.found === 'invalid') {
     throw invalidInput(
@@ -158,7 +157,11 @@ async function elementShot(tab: TabInfo, selector: string): Promise<Omit<Capture
   }
 }
 
-async function fullPageShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult, 'tab'>> {
+/**
+ * Shoots the full page's bands; resolves once the last is shot, with what finishes the image
+ * (drawing and encoding, which need neither the page nor the window).
+ */
+async function fullPageShot(tab: TabInfo): Promise<() => Promise<Shot>> {
   const m = await measure(tab.id, { scrollTo: null, hideFloating: false });
   const plan = planFullPage({
     scrollHeight: m.scrollHeight,
@@ -181,6 +184,11 @@ async function fullPageShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
       const viewport = { width: at.viewportWidth, height: at.viewportHeight, dpr: at.dpr };
       await stitcher.band(tab.id, job, { srcY: band.srcY, height: band.height, destY: band.destY }, viewport);
     }
+  } catch (err) {
+    stitcher.abandon(tab.id, job);
+    throw err;
+  }
+  return async () => {
     const out = await stitcher.end(tab.id, job);
     if (out === null) throw new Error('the full-page shot produced no image');
     return {
@@ -190,29 +198,69 @@ async function fullPageShot(tab: TabInfo): Promise<Omit<CaptureScreenshotResult,
       scale: out.width / plan.width,
       ...(plan.capped ? { capped_at: plan.height } : {}),
     };
-  } catch (err) {
-    stitcher.abandon(tab.id, job);
-    throw err;
-  }
+  };
+}
+
+/** The job as the queue lists it and errors name it. */
+function jobLabel(params: CaptureScreenshotParams): string {
+  return `capture_screenshot ${params.mode}`;
+}
+
+/**
+ * The spec of an agent's capture for the queue (capture/turns.ts): its window, who asked, the
+ * asker's cancel, and where to say it waits (the host pauses its time limit meanwhile).
+ */
+export function agentJob(
+  tab: TabInfo,
+  label: string,
+  client: string | undefined,
+  ctx: HandlerContext,
+): JobSpec {
+  return {
+    windowId: tab.window_id,
+    tabId: tab.id,
+    label,
+    client: client ?? 'agent',
+    signal: ctx.signal,
+    onWait: (wait) =>
+      ctx.progress?.({
+        state: wait.state === 'waiting' ? 'queued' : 'started',
+        message: waitText(wait),
+        queued_ms: wait.queued_ms,
+      }),
+  };
 }
 
 export async function captureScreenshot(
   params: CaptureScreenshotParams,
-  _ctx: HandlerContext,
+  ctx: HandlerContext,
 ): Promise<CaptureScreenshotResult> {
   const { tab, ref } = await scriptableTab(params.target, 'take a screenshot of');
   try {
-    await bringToFront(tab);
-    const shot =
-      params.mode === 'element'
-        ? await elementShot(tab, params.selector ?? '')
-        : params.mode === 'full_page'
-          ? await fullPageShot(tab)
-          : await viewportShot(tab);
-    return { ...shot, tab: ref };
+    // The window goes to the next capture once the page is put back; a full page's image is
+    // finished after that.
+    const { finish, queue } = await schedule(
+      agentJob(tab, jobLabel(params), params.client, ctx),
+      async (lease) => {
+        try {
+          await bringToFront(tab.id, tab.window_id);
+          let finish: () => Promise<Shot>;
+          if (params.mode === 'full_page') finish = await fullPageShot(tab);
+          else {
+            const shot =
+              params.mode === 'element'
+                ? await elementShot(tab, params.selector ?? '')
+                : await viewportShot(tab);
+            finish = async () => shot;
+          }
+          return { finish, queue: queueReport(lease) };
+        } finally {
+          await restore(tab.id);
+        }
+      },
+    );
+    return { ...(await finish()), tab: ref, queue };
   } catch (err) {
     throw mapApiError(err, tab.id);
-  } finally {
-    await restore(tab.id);
   }
 }

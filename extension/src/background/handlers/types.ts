@@ -16,8 +16,22 @@ export interface StagedSource {
   resource(key: string, url: string): Promise<FetchResourceResult | null>;
 }
 
+/** What a request that waits its turn tells its asker (a `progress` envelope under the request's id). */
+export interface RequestProgress {
+  state: 'queued' | 'started';
+  message: string;
+  queued_ms: number;
+}
+
+/** What belongs to one request: the asker's cancel, and where to say it is waiting. */
+export interface RequestScope {
+  /** Aborted when the asker sends `cancel` for this request (or the link goes away). */
+  signal?: AbortSignal;
+  progress?: (progress: RequestProgress) => void;
+}
+
 /** The narrow context every handler gets (never module globals). */
-export interface HandlerContext {
+export interface HandlerContext extends RequestScope {
   browserInfo(): Promise<BrowserInfo>;
   staged: StagedSource;
 }

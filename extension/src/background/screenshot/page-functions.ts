@@ -24,8 +24,8 @@ export type ElementProbe =
   | { found: true; rect: { x: number; y: number; width: number; height: number }; metrics: PageMetrics };
 
 /**
- * Hides our toolbar (it would cover the page in the shot), optionally hides fixed/sticky elements
- * (full page, after the first band), scrolls, waits two frames so the capture shows the new state,
+ * Hides our toolbar (it would cover the page in the shot), optionally makes fixed/sticky elements
+ * transparent (full page, after the first band), scrolls, waits two frames so the capture shows the new state,
  * and reports where things are. `selector`: scroll that element into view and return its rect.
  */
 export async function preparePage(options: {
@@ -34,18 +34,20 @@ export async function preparePage(options: {
   hideFloating: boolean;
 }): Promise<ElementProbe | { found: null; metrics: PageMetrics } | { hidden: true }> {
   const KEY = '__xipeShotRestore';
-  type Saved = { el: HTMLElement; value: string; priority: string };
+  type Saved = { el: HTMLElement; prop: string; value: string; priority: string };
   type State = { x: number; y: number; behavior: string; hidden: Saved[]; floating: boolean };
   const g = globalThis as unknown as Record<string, State | undefined>;
   const de = document.documentElement;
-  const hide = (el: HTMLElement, list: Saved[]): void => {
+  const set = (el: HTMLElement, prop: string, value: string, list: Saved[]): void => {
     list.push({
       el,
-      value: el.style.getPropertyValue('visibility'),
-      priority: el.style.getPropertyPriority('visibility'),
+      prop,
+      value: el.style.getPropertyValue(prop),
+      priority: el.style.getPropertyPriority(prop),
     });
-    el.style.setProperty('visibility', 'hidden', 'important');
+    el.style.setProperty(prop, value, 'important');
   };
+  const hide = (el: HTMLElement, list: Saved[]): void => set(el, 'visibility', 'hidden', list);
   let state = g[KEY];
   if (state === undefined) {
     state = {
@@ -65,7 +67,10 @@ export async function preparePage(options: {
     for (const el of Array.from(document.body?.querySelectorAll<HTMLElement>('*') ?? [])) {
       if (el.localName === 'x-ipe-uiux-toolbar') continue;
       const pos = getComputedStyle(el).position;
-      if (pos === 'fixed' || pos === 'sticky') hide(el, state.hidden);
+      if (pos !== 'fixed' && pos !== 'sticky') continue;
+      // Transparent, not hidden: hiding would take focus from an element inside it.
+      set(el, 'transition', 'none', state.hidden);
+      set(el, 'opacity', '0', state.hidden);
     }
   }
   let target: Element | null = null;
@@ -114,15 +119,16 @@ export async function preparePage(options: {
 /** Puts back the scroll position, the toolbar and anything hidden. Safe to call when nothing was changed. */
 export function restorePage(): boolean {
   const KEY = '__xipeShotRestore';
-  type Saved = { el: HTMLElement; value: string; priority: string };
+  type Saved = { el: HTMLElement; prop: string; value: string; priority: string };
   type State = { x: number; y: number; behavior: string; hidden: Saved[] };
   const g = globalThis as unknown as Record<string, State | undefined>;
   const state = g[KEY];
   if (state === undefined) return false;
   delete g[KEY];
-  for (const { el, value, priority } of state.hidden) {
-    if (value) el.style.setProperty('visibility', value, priority);
-    else el.style.removeProperty('visibility');
+  // Last changed first, so a property set twice gets its first value back.
+  for (const { el, prop, value, priority } of state.hidden.reverse()) {
+    if (value) el.style.setProperty(prop, value, priority);
+    else el.style.removeProperty(prop);
   }
   window.scrollTo({ left: state.x, top: state.y, behavior: 'instant' });
   const de = document.documentElement;

@@ -55,6 +55,15 @@ let deepGate: Promise<void> = Promise.resolve();
 const DEEP = { element_count: 143, resource_count: 12, skipped_count: 1, elapsed_ms: 900 };
 vi.mock('./runtime.js', () => ({
   ToolbarFailure: class extends Error {},
+  /** The window's turn in the worker's capture queue, recorded among the messages. */
+  inTurn: async <T>(work: () => Promise<T>): Promise<T> => {
+    sent.push({ type: 'turn:hold' });
+    try {
+      return await work();
+    } finally {
+      sent.push({ type: 'turn:release' });
+    }
+  },
   send: vi.fn(async (request: Record<string, unknown> & { type: string }) => {
     sent.push(request);
     if (request.type === 'xipe-toolbar:get_state')
@@ -341,6 +350,11 @@ describe('toolbar controller', () => {
     expect(sent.findIndex((r) => r.type === 'xipe-toolbar:capture_element')).toBeLessThan(
       sent.indexOf(deep ?? {}),
     );
+    // The crop in the window's turn; the deep capture, which reads the page only, after it.
+    const order = ['turn:hold', 'xipe-toolbar:capture_element', 'turn:release', 'xipe-toolbar:deep_capture'];
+    const at = order.map((type) => sent.findIndex((r) => r.type === type));
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(at.every((i) => i >= 0)).toBe(true);
     expect(status()).toMatch(
       /^Deep-captured main: 143 elements, 12 fonts and images \(1 could not be fetched\) in \d+ ms\.$/,
     );

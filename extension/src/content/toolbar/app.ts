@@ -113,6 +113,16 @@ export class ToolbarApp {
     this.raise();
   }
 
+  /**
+   * The worker says a capture of ours waits its turn behind an agent's (null: it waits no more):
+   * shown with the panel, so the toolbar does not look frozen meanwhile.
+   */
+  notice(text: string | null): void {
+    if (text === null || this.destroyed) return;
+    this.veil.lift();
+    this.ui.status.set(text);
+  }
+
   isOpen(): boolean {
     return !this.destroyed;
   }

@@ -7,7 +7,7 @@ import { viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
 import { captureFullPage } from './full-page.js';
 import { decodePixels, type Pixels } from './pixels.js';
-import { send } from './runtime.js';
+import { inTurn, send } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import type { DeepChoice } from './views/deep-options.js';
 import type { ElementsView } from './views/elements-view.js';
@@ -139,19 +139,20 @@ export class CaptureJobs {
         const visible = visiblePart(rect);
         if (!visible) throw new Error('That is outside the visible page; scroll to it first.');
         const draft = elementDraft(el, kind, rect, selector);
-        let item: CollectedElement;
-        try {
-          // An element is cropped clear of layers floating over it; an area is what was drawn.
-          await veil.lower(visible, { clearOf: kind === 'element' ? el : null });
-          item = await send({
-            type: 'xipe-toolbar:capture_element',
-            draft,
-            crop: visible,
-            viewport: viewportInfo(),
-          });
-        } finally {
-          veil.lift();
-        }
+        const item: CollectedElement = await inTurn(async () => {
+          try {
+            // An element is cropped clear of layers floating over it; an area is what was drawn.
+            await veil.lower(visible, { clearOf: kind === 'element' ? el : null });
+            return await send({
+              type: 'xipe-toolbar:capture_element',
+              draft,
+              crop: visible,
+              viewport: viewportInfo(),
+            });
+          } finally {
+            veil.lift();
+          }
+        });
         this.on.added(item);
         if (choice) {
           // In the same page state as the crop: the mode's shield is still up (no :hover).
@@ -215,13 +216,14 @@ export class CaptureJobs {
     return this.exclusive(async () => {
       const visible = visiblePart(rect);
       if (!visible) return null;
-      let shot: { data_url: string } | null;
-      try {
-        await veil.lower(visible);
-        shot = await send({ type: 'xipe-toolbar:sample', crop: visible, viewport: viewportInfo() });
-      } finally {
-        veil.lift();
-      }
+      const shot: { data_url: string } | null = await inTurn(async () => {
+        try {
+          await veil.lower(visible);
+          return await send({ type: 'xipe-toolbar:sample', crop: visible, viewport: viewportInfo() });
+        } finally {
+          veil.lift();
+        }
+      });
       return shot ? decodePixels(shot.data_url) : null;
     }, false);
   }

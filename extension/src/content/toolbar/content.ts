@@ -9,6 +9,8 @@ import { HOST_TAG } from './dom-inspect.js';
  */
 interface Marker {
   open(): void;
+  /** A line from the worker for the status (a capture waiting its turn). */
+  notice(text: string | null): void;
   toggle(): boolean;
   destroy(): void;
 }
@@ -24,6 +26,7 @@ function start(): void {
   const app = new ToolbarApp();
   const marker: Marker = {
     open: () => app.open(),
+    notice: (text) => app.notice(text),
     // The action button toggles: an open toolbar closes (its data stays in the worker).
     toggle: () => {
       app.destroy();

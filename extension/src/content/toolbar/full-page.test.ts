@@ -11,6 +11,8 @@ import type { CollectedElement, ToolbarRequest } from '../../../../shared/src/to
 const requests: { step: number | undefined; scrollY: number; headerHidden: boolean }[] = [];
 let staleAnswers: number[][] = [];
 const settled = vi.fn(async () => undefined);
+/** The toolbar's turn in the capture queue, and where the page was when it was asked for. */
+const turns: string[] = [];
 
 const item: CollectedElement = {
   key: 'k1',
@@ -24,6 +26,14 @@ const item: CollectedElement = {
 };
 
 vi.mock('./runtime.js', () => ({
+  inTurn: async <T>(work: () => Promise<T>): Promise<T> => {
+    turns.push(`hold at ${window.scrollY}`);
+    try {
+      return await work();
+    } finally {
+      turns.push(`release at ${window.scrollY}`);
+    }
+  },
   send: async (req: ToolbarRequest) => {
     switch (req.type) {
       case 'xipe-toolbar:full_page_begin':
@@ -83,6 +93,7 @@ const options = () => ({
 describe('captureFullPage (pipelined bands)', () => {
   beforeEach(() => {
     requests.length = 0;
+    turns.length = 0;
     staleAnswers = [];
     settled.mockClear();
     pageOf350();
@@ -90,6 +101,7 @@ describe('captureFullPage (pipelined bands)', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('asks for every band with its step, hides the fixed header after the first, and leaves no style behind', async () => {
+    window.scrollTo({ top: 40 });
     const { recaptured } = await captureFullPage(options());
     expect(requests).toEqual([
       { step: 0, scrollY: 0, headerHidden: false },
@@ -98,6 +110,8 @@ describe('captureFullPage (pipelined bands)', () => {
       { step: 3, scrollY: 250, headerHidden: true },
     ]);
     expect(recaptured).toBe(0);
+    // The window's turn is held before the page is touched and until it is put back.
+    expect(turns).toEqual(['hold at 40', 'release at 40']);
     expect(headerStyle()).toEqual(['fixed', '', '']);
   });
 

@@ -7,7 +7,7 @@ import { viewportInfo } from './dom-inspect.js';
 import { elementDraft } from './drafts.js';
 import { InlineStyles } from './inline-styles.js';
 import { floatingLayers, hideLayers, settled } from './page-layers.js';
-import { send } from './runtime.js';
+import { inTurn, send } from './runtime.js';
 
 export interface FullPageOptions {
   veil: Pick<CaptureVeil, 'lower' | 'lift'>;
@@ -41,9 +41,16 @@ export interface StitchTarget {
  * the start for an element (it shows the element, not what floats over it). Paced by the worker's
  * capture quota (2/s); the scroll position and every inline style are put back, whatever happens.
  */
-export async function captureFullPage(
+export function captureFullPage(
   opts: FullPageOptions,
   target: StitchTarget | null = null,
+): Promise<{ item: CollectedElement; recaptured: number }> {
+  return inTurn(() => stitchInTurn(opts, target));
+}
+
+async function stitchInTurn(
+  opts: FullPageOptions,
+  target: StitchTarget | null,
 ): Promise<{ item: CollectedElement; recaptured: number }> {
   const de = document.documentElement;
   const scroller = document.scrollingElement ?? de;

@@ -54,3 +54,17 @@ export async function send<T extends ToolbarRequest['type']>(
   }
   return result.data as ToolbarResult<T>;
 }
+
+/**
+ * Runs `work` in the toolbar's turn of the capture queue (background/collection/toolbar-turns.ts):
+ * agents' captures in this window wait meanwhile, and it waits for theirs before it starts (the
+ * status line says so). Asked before the toolbar hides itself or touches the page.
+ */
+export async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  await send({ type: 'xipe-toolbar:turn', hold: true });
+  try {
+    return await work();
+  } finally {
+    void send({ type: 'xipe-toolbar:turn', hold: false }).catch(() => undefined);
+  }
+}

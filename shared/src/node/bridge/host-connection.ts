@@ -1,6 +1,7 @@
 import net from 'node:net';
+import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../commands/capture-queue.js';
 import { BRIDGE_MAX_FRAME_BYTES } from '../../constants.js';
-import { type ClientProof, Event, type HostInfo, LinkError, Response } from '../../envelopes.js';
+import { type ClientProof, Event, type HostInfo, LinkError, Progress, Response } from '../../envelopes.js';
 import { toErrorPayload, XipeError } from '../../errors.js';
 import { RequestTable } from '../../request-table.js';
 import type { EndpointDescriptor } from '../endpoint-descriptor.js';
@@ -50,7 +51,12 @@ interface Pending {
   readonly command: string;
   /** The frame was handed to the OS: the host may have it. */
   written: boolean;
+  /** Told when the host says the request waits its turn (its time limit is then paused) or starts. */
+  readonly onProgress?: ((progress: Progress) => void) | undefined;
 }
+
+/** How long a request the host says is queued may wait (the extension's own limit comes first). */
+const QUEUED_MAX_MS = QUEUE_WAIT_LIMIT_MS + 2 * QUEUE_WAIT_MARGIN_MS;
 
 /**
  * One authenticated connection to one host: connect, the handshake (each side proves it holds
@@ -196,6 +202,7 @@ export class HostConnection {
     timeoutMs: number,
     waitMs: number,
     signal?: AbortSignal,
+    onProgress?: (progress: Progress) => void,
   ): Promise<unknown> {
     if (this.closedReason !== null) return Promise.reject(new LinkLost(this.closedReason, { pid: this.pid }));
     const id = this.nextId++;
@@ -221,14 +228,28 @@ export class HostConnection {
         }),
       );
     }
-    const entry: Pending = { command, written: false };
-    return this.pending.request(id, entry, { waitMs, signal }, () => {
-      // The callback runs once the OS has taken the whole frame (before any later close or reply
-      // is read), or with EPIPE/ECONNRESET when the host was already gone: then it never got it.
-      this.socket.write(frame, (err) => {
-        if (err == null) entry.written = true;
-      });
-    });
+    const entry: Pending = { command, written: false, onProgress };
+    // The caller gave up: the host stops the request too (a queued capture leaves the queue).
+    const onAbort = () => this.sendCancel(id);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return this.pending
+      .request(id, entry, { waitMs, signal }, () => {
+        // The callback runs once the OS has taken the whole frame (before any later close or reply
+        // is read), or with EPIPE/ECONNRESET when the host was already gone: then it never got it.
+        this.socket.write(frame, (err) => {
+          if (err == null) entry.written = true;
+        });
+      })
+      .finally(() => signal?.removeEventListener('abort', onAbort));
+  }
+
+  private sendCancel(id: number): void {
+    if (this.closedReason !== null || this.socket.destroyed || !this.socket.writable) return;
+    try {
+      this.socket.write(encodeFrame({ type: 'cancel', id }, BRIDGE_MAX_FRAME_BYTES));
+    } catch {
+      // nothing to tell a host we cannot write to
+    }
   }
 
   close(): void {
@@ -280,6 +301,16 @@ export class HostConnection {
       const { id } = response.data;
       if (typeof id !== 'number' || !this.pending.settle(id, response.data)) {
         this.options.logger.debug('late or unknown response ignored', { pid: this.pid, id });
+      }
+      return;
+    }
+    const progress = Progress.safeParse(value);
+    if (progress.success) {
+      const { id, state } = progress.data;
+      const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
+      if (entry !== undefined && typeof id === 'number') {
+        this.pending.hold(id, state, QUEUED_MAX_MS);
+        entry.onProgress?.(progress.data);
       }
       return;
     }
