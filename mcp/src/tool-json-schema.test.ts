@@ -147,8 +147,9 @@ describe('the size of the catalog', () => {
     const bytes = Buffer.byteLength(JSON.stringify({ tools }));
     const save = Buffer.byteLength(JSON.stringify(tools.find((t) => t.name === 'save_uiux_reference')));
     process.stderr.write(`tools/list: ${bytes} bytes (save_uiux_reference ${save})\n`);
-    // 19.4 KB (save_uiux_reference 8.8 KB) before descriptions were trimmed and the schemas shaped.
-    expect(bytes).toBeLessThan(14_000);
+    // 19.4 KB (save_uiux_reference 8.8 KB) for nine tools before descriptions were trimmed and the
+    // schemas shaped; 16.6 KB for ten with compare_with_reference (2.4 KB) added.
+    expect(bytes).toBeLessThan(17_000);
     expect(save).toBeLessThan(5_500);
   });
 });

@@ -91,7 +91,7 @@ describe('the extension package', () => {
     expect(names).toEqual(files(DIST));
     // A new file here is a review point: the first test checks something loads it.
     expect(names.map((n) => n.replace(/-[\w-]{8}\.js$/, '-<hash>.js'))).toEqual([
-      'assets/browser-<hash>.js',
+      'assets/crop-math-<hash>.js',
       'assets/limits-<hash>.js',
       'assets/service-worker.ts-<hash>.js',
       'assets/stitch-plan-<hash>.js',

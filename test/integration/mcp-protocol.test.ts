@@ -119,7 +119,10 @@ describe('x-ipe-uiux mcp speaks JSON-RPC as the spec says, to raw clients', () =
     const batch = messages.find(Array.isArray) as Array<{ id: number; result: unknown }>;
     expect(batch.map((m) => m.id).sort()).toEqual([1, 2]);
     expect(batch.find((m) => m.id === 2)?.result).toMatchObject({
-      prompts: [expect.objectContaining({ name: 'collect_uiux_references' })],
+      prompts: [
+        expect.objectContaining({ name: 'collect_uiux_references' }),
+        expect.objectContaining({ name: 'rebuild_and_verify' }),
+      ],
     });
   });
 
