@@ -52,10 +52,14 @@ describe('a toolbar capture while an agent captures in the same window', () => {
     await designer.evaluate(() => window.scrollTo(0, 300));
     const viewport = await designer.evaluate(() => ({ width: innerWidth, height: innerHeight }));
     let agentDoneAt = 0;
+    // url_contains looks at origin and path only, and both tabs are on /plain: target by id.
+    const agentTabId = await (await env.serviceWorker()).evaluate(
+      async () => (await chrome.tabs.query({ url: '*://*/plain?agent' }))[0]?.id ?? -1,
+    );
     const agent = mcp
       .call('capture_screenshot', {
         mode: 'full_page',
-        url_contains: 'plain?agent',
+        tab_id: agentTabId,
         output_path: 'agent.png',
       })
       .then((outcome) => {
