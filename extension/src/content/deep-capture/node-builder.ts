@@ -10,6 +10,7 @@ import {
   pinSticky,
   reanchorOutOfFlow,
   round,
+  staleInlineMargin,
 } from './geometry.js';
 import { allowedAttributes, isFormValueText, normalizeText, ownText } from './node-fields.js';
 import { needsPixels } from './pixels.js';
@@ -163,6 +164,7 @@ export class NodeBuilder {
       scroll: scrollOffset(el, cs),
     };
     if (!this.transformed(el)) exactSize(el, cs, styles);
+    this.inlineMargin(el, cs, styles);
     const collapsed = collapsedBottomMargin(el, (e) => this.style(e));
     if (collapsed !== null) styles['margin-bottom'] = `${collapsed}px`;
     const index = this.push(node, el);
@@ -179,6 +181,12 @@ export class NodeBuilder {
     }
     if (kind === 'svg') this.svgFontUses(el);
     return index;
+  }
+
+  /** A start margin the browser reports as 0px although layout placed the box elsewhere. */
+  private inlineMargin(el: Element, cs: CSSStyleDeclaration, styles: StyleMap): void {
+    const fix = staleInlineMargin(el, cs, this.options.hits.parentOf.get(el), this);
+    if (fix !== null) styles[fix.side] = `${fix.px}px`;
   }
 
   /** Text an inline SVG draws is set in the page's fonts too: the clone needs their files. */
@@ -267,6 +275,7 @@ export class NodeBuilder {
     // Relative and sticky offsets move a box without changing the layout around it.
     for (const side of ['top', 'right', 'bottom', 'left']) delete styles[side];
     if (styles.position === 'relative' || styles.position === 'sticky') delete styles.position;
+    this.inlineMargin(el, cs, styles);
     const collapsed = collapsedBottomMargin(el, (e) => this.style(e));
     if (collapsed !== null) styles['margin-bottom'] = `${collapsed}px`;
     this.gaps++;

@@ -207,6 +207,35 @@ describe('buildClone', () => {
     expect(rule).not.toContain('sticky');
   });
 
+  it('keeps the root at its size when it is wider than the area (percentage limits would clamp it)', () => {
+    // A centred card with `max-width: 100%`, 900 px wide, of which the area shows 500 px: in the
+    // clone its percentages would resolve against the area, 500 px, and reflow what it holds.
+    const card = node({
+      tag: 'div',
+      classes: ['card'],
+      rect: { x: -110, y: -10, width: 900, height: 188 },
+      styles: {
+        display: 'block',
+        'box-sizing': 'border-box',
+        width: '900px',
+        height: '188px',
+        'max-width': '100%',
+        'min-width': 'calc(50% + 10px)',
+        'max-height': '80%',
+        'text-align': 'center',
+      },
+    });
+    const css = clone(capture([card], { rect: { x: 300, y: 50, width: 500, height: 150 } })).css;
+    const rule = /\.card-1 \{([^}]*)\}/.exec(css)?.[1] ?? '';
+    expect(rule).toContain('width: 900px;');
+    expect(rule).toContain('height: 188px;');
+    expect(rule).not.toMatch(/(min|max)-(width|height)/);
+    // Not the root: its percentages resolve against its clone parent, as in the page.
+    const child = node({ tag: 'p', parent: 0, styles: { display: 'block', 'max-width': '100%' } });
+    const both = clone(capture([{ ...card, children: [1] }, child])).css;
+    expect(both).toMatch(/\.text-1 \{[^}]*max-width: 100%;/);
+  });
+
   it('points url()s at local files, empties missing ones and declares only local fonts', () => {
     expect(result.css).toContain('background-image: url("a1b2.png"), url("");');
     expect(result.css).toContain('src: url("c3d4.woff2") format("woff2");');

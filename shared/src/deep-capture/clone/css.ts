@@ -186,11 +186,22 @@ function scrollMarker(name: string, scroll: { x: number; y: number }): string {
   });
 }
 
-/** The root sits where it was in the area (relative to the clip wrapper when there is one). */
+/**
+ * The root sits where it was in the area (relative to the clip wrapper when there is one), at the
+ * size layout gave it. Its size limits go: in the page they were resolved against its containing
+ * block, in the clone a percentage would resolve against the area, which may be narrower than the
+ * root (Bootstrap's `max-width: 100%` on every grid column would shrink a column the area shows
+ * only part of, and reflow all it holds); the width and height from layout already obey them.
+ */
 function placeRoot(styles: StyleMap, node: CaptureNode, origin: { x: number; y: number }): StyleMap {
   const out: StyleMap = { ...styles };
   for (const prop of ['top', 'right', 'bottom', 'left', 'margin', 'inset']) delete out[prop];
   for (const side of ['top', 'right', 'bottom', 'left']) delete out[`margin-${side}`];
+  for (const axis of ['width', 'height']) {
+    if (!out[axis]?.endsWith('px')) continue;
+    delete out[`min-${axis}`];
+    delete out[`max-${axis}`];
+  }
   return {
     ...out,
     position: 'absolute',
