@@ -123,7 +123,12 @@ const WRITTEN: {
   },
   {
     page: 'auto-margins.html',
-    area: { x: 300, y: 850, width: 500, height: 100 },
+    area: '.features',
+    why: 'a flex item pushed to the end of a centred row by an auto margin the browser reports as 0px',
+  },
+  {
+    page: 'auto-margins.html',
+    area: { x: 300, y: 950, width: 500, height: 100 },
     why: 'a rectangle inside a card with max-width: 100%, narrower than the card',
   },
 ];

@@ -135,57 +135,6 @@ export function pinSticky(el: Element, styles: StyleMap, ctx: GeometryContext): 
   if (styles['z-index'] === undefined) styles['z-index'] = '0';
 }
 
-/** Lays out its in-flow children as blocks, one under the other (CSS 2 §10.3.3 applies to them). */
-const BLOCK_FLOW = /^(block|list-item|flow-root|inline-block|table-cell|table-caption)$/;
-const BLOCK_BOX = /^(block|list-item|flow-root|table|flex|grid)$/;
-
-/**
- * The margin that places a block-level box across its block container, measured from layout when
- * the browser reports it wrong: Chromium reports `auto` margins (a `margin-inline: auto`
- * container, centred in every grid framework) as `0px` once a descendant has been laid out again
- * on its own, e.g. a picture arriving in an absolutely positioned box after the first layout.
- * The clone would then draw the container, and all it holds, against its parent's left edge.
- * Only a `0px` the box's place contradicts is replaced: the start side (left, or right in a
- * right-to-left container), whose end-side margin the layout ignores anyway. Floats beside the
- * box move a new formatting context without a margin, so a box after a float is left as it is.
- */
-export function staleInlineMargin(
-  el: Element,
-  cs: CSSStyleDeclaration,
-  parent: Element | undefined,
-  ctx: { style(el: Element): CSSStyleDeclaration; transformed(el: Element): boolean },
-): { side: 'margin-left' | 'margin-right'; px: number } | null {
-  if (parent === undefined || !BLOCK_BOX.test(cs.display) || cs.float !== 'none') return null;
-  if (cs.position !== 'static' && cs.position !== 'relative') return null;
-  const pcs = ctx.style(parent);
-  if (!BLOCK_FLOW.test(pcs.display) || ctx.transformed(el)) return null;
-  if (cs.writingMode !== 'horizontal-tb' || pcs.writingMode !== 'horizontal-tb') return null;
-  const rtl = pcs.direction === 'rtl';
-  const side = rtl ? 'margin-right' : 'margin-left';
-  if (cs.getPropertyValue(side) !== '0px' || parent.scrollLeft !== 0) return null;
-  for (let s = el.previousElementSibling; s !== null; s = s.previousElementSibling) {
-    if (ctx.style(s).float !== 'none') return null;
-  }
-  const shift = cs.position === 'relative' ? px(cs.left) : 0;
-  const r = el.getBoundingClientRect();
-  const pr = parent.getBoundingClientRect();
-  let used: number;
-  if (rtl) {
-    const scrollbar =
-      parent === parent.ownerDocument.documentElement
-        ? 0
-        : (parent as HTMLElement).offsetWidth -
-          parent.clientWidth -
-          px(pcs.borderLeftWidth) -
-          px(pcs.borderRightWidth);
-    const contentRight = pr.right - px(pcs.borderRightWidth) - px(pcs.paddingRight) - Math.max(0, scrollbar);
-    used = contentRight - (r.right - shift);
-  } else {
-    used = r.left - shift - (pr.left + px(pcs.borderLeftWidth) + px(pcs.paddingLeft));
-  }
-  return Math.abs(used) > 0.5 ? { side, px: round(used) } : null;
-}
-
 export function round(n: number): number {
   return Math.round(n * 1000) / 1000;
 }

@@ -2,6 +2,7 @@ import type { CaptureNode, NodeChild, StyleMap } from '../../../../shared/src/de
 import { emptyCaptureNode } from '../../../../shared/src/deep-capture/capture-node.js';
 import { AREA_CAPTURE_LIMITS } from '../../../../shared/src/deep-capture/limits.js';
 import { type AreaHits, flatChildNodes, isAtomic, isElement, isSkipped, type TreeEnv } from './area-tree.js';
+import { StaleMargins } from './auto-margins.js';
 import type { StyleBaseline } from './baseline.js';
 import type { FontUse } from './fonts.js';
 import {
@@ -10,7 +11,6 @@ import {
   pinSticky,
   reanchorOutOfFlow,
   round,
-  staleInlineMargin,
 } from './geometry.js';
 import { allowedAttributes, isFormValueText, normalizeText, ownText } from './node-fields.js';
 import { needsPixels } from './pixels.js';
@@ -75,6 +75,8 @@ export class NodeBuilder {
   private readonly styleCache = new Map<Element, CSSStyleDeclaration>();
   private readonly indexOf = new Map<Element, number>();
   geometry: GeometryContext | null = null;
+  /** Margins the browser reports as 0px although layout placed the box elsewhere. */
+  private readonly margins = new StaleMargins(this);
 
   constructor(private readonly options: BuildOptions) {}
 
@@ -164,7 +166,7 @@ export class NodeBuilder {
       scroll: scrollOffset(el, cs),
     };
     if (!this.transformed(el)) exactSize(el, cs, styles);
-    this.inlineMargin(el, cs, styles);
+    Object.assign(styles, this.margins.fix(el, cs, this.options.hits.parentOf.get(el)));
     const collapsed = collapsedBottomMargin(el, (e) => this.style(e));
     if (collapsed !== null) styles['margin-bottom'] = `${collapsed}px`;
     const index = this.push(node, el);
@@ -181,12 +183,6 @@ export class NodeBuilder {
     }
     if (kind === 'svg') this.svgFontUses(el);
     return index;
-  }
-
-  /** A start margin the browser reports as 0px although layout placed the box elsewhere. */
-  private inlineMargin(el: Element, cs: CSSStyleDeclaration, styles: StyleMap): void {
-    const fix = staleInlineMargin(el, cs, this.options.hits.parentOf.get(el), this);
-    if (fix !== null) styles[fix.side] = `${fix.px}px`;
   }
 
   /** Text an inline SVG draws is set in the page's fonts too: the clone needs their files. */
@@ -275,7 +271,7 @@ export class NodeBuilder {
     // Relative and sticky offsets move a box without changing the layout around it.
     for (const side of ['top', 'right', 'bottom', 'left']) delete styles[side];
     if (styles.position === 'relative' || styles.position === 'sticky') delete styles.position;
-    this.inlineMargin(el, cs, styles);
+    Object.assign(styles, this.margins.fix(el, cs, this.options.hits.parentOf.get(el)));
     const collapsed = collapsedBottomMargin(el, (e) => this.style(e));
     if (collapsed !== null) styles['margin-bottom'] = `${collapsed}px`;
     this.gaps++;
