@@ -131,6 +131,11 @@ const WRITTEN: {
     area: { x: 300, y: 950, width: 500, height: 100 },
     why: 'a rectangle inside a card with max-width: 100%, narrower than the card',
   },
+  {
+    page: 'empty-boxes.html',
+    area: '.episode',
+    why: 'an audio player, a MathML formula and an image button whose picture is missing keep their boxes',
+  },
 ];
 
 /** One written area: the browser's screenshot first, then capture, clone, offline render, compare. */

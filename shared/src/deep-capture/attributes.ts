@@ -9,7 +9,7 @@ const GLOBAL: readonly string[] = ['role', 'aria-label', 'dir', 'lang', 'title']
 
 const PER_TAG: Readonly<Record<string, readonly string[]>> = {
   img: ['alt'],
-  input: ['type', 'placeholder', 'disabled', 'readonly', 'multiple'],
+  input: ['type', 'placeholder', 'disabled', 'readonly', 'multiple', 'alt'],
   button: ['type', 'disabled'],
   select: ['disabled', 'multiple', 'size'],
   textarea: ['placeholder', 'disabled', 'readonly'],

@@ -54,8 +54,25 @@ async function bitmapDataUrl(source: HTMLCanvasElement | HTMLVideoElement): Prom
   }
 }
 
+/**
+ * Shown only as pixels: drawn content the clone cannot rebuild from elements. An audio player's
+ * controls and a MathML formula are among them: the clone's `<audio>` without `controls` is hidden
+ * by the browser's own `!important` rule, and the engine does not walk into MathML, so either
+ * would leave an empty box that collapses and pulls everything under it up.
+ */
+const PAINTED_ONLY: ReadonlySet<string> = new Set([
+  'canvas',
+  'video',
+  'audio',
+  'iframe',
+  'frame',
+  'embed',
+  'object',
+  'math',
+]);
+
 export function needsPixels(el: Element, closedShadow: boolean): boolean {
-  return closedShadow || ['canvas', 'video', 'iframe', 'frame', 'embed', 'object'].includes(el.localName);
+  return closedShadow || PAINTED_ONLY.has(el.localName);
 }
 
 export async function pixelsOf(el: Element, closedShadow: boolean): Promise<PixelSource> {

@@ -299,6 +299,32 @@ describe('buildClone', () => {
   });
 });
 
+describe('boxes whose content did not load', () => {
+  it('draws an image button whose picture is missing as an image with its text, not as a Submit button', () => {
+    const html = (src: string) =>
+      clone(
+        capture([
+          node({ tag: 'div', children: [1] }),
+          node({
+            tag: 'input',
+            parent: 0,
+            attrs: { type: 'image', alt: 'Share' },
+            image_src: src,
+            styles: { display: 'inline-block', width: '96px', height: '40px' },
+          }),
+        ]),
+      ).html;
+    // Missing: the page shows the alt text in the button's box; an input without a picture
+    // would show the browser's "Submit" label.
+    expect(html('https://site.test/gone.png')).toMatch(/<img class="input-1" alt="Share">/);
+    expect(html('https://site.test/gone.png')).not.toContain('<input');
+    // Present: the input keeps its picture.
+    expect(html('https://site.test/hero.png')).toMatch(
+      /<input class="input-1" src="a1b2.png" type="image" alt="Share">/,
+    );
+  });
+});
+
 describe('the page background and the ancestors under the root', () => {
   it('draws their images from the local files, clipped where the capture says', () => {
     const { css } = clone(

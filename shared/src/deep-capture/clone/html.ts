@@ -126,6 +126,7 @@ function indentable(node: CaptureNode, nodes: readonly CaptureNode[], collapse: 
 
 function attributes(node: CaptureNode, tag: string, className: string, src: string | null): string {
   let out = ` class="${className}"`;
+  const asImage = tag === 'img' && isImageButton(node);
   if (src !== null) out += ` src="${escapeAttr(src)}"`;
   // A cut at device scale shows at its CSS size: the density descriptor says how many pixels per px.
   const scale = node.pixels?.from_crop === true ? node.pixels.scale : 1;
@@ -133,13 +134,16 @@ function attributes(node: CaptureNode, tag: string, className: string, src: stri
   const type = node.attrs.type ?? null;
   for (const [name, value] of Object.entries(node.attrs)) {
     // Attributes belong to the element's own tag: a renamed element keeps only the global ones.
-    const owner = tag === node.tag ? tag : '';
+    const owner = tag === node.tag ? tag : asImage ? 'img' : '';
     if (!isAllowedAttribute(owner, name, type)) continue;
     out += value === '' ? ` ${name}` : ` ${name}="${escapeAttr(value)}"`;
   }
   if (tag === 'img' && !('alt' in node.attrs)) out += ' alt=""';
   return out;
 }
+
+const isImageButton = (node: CaptureNode) =>
+  node.tag === 'input' && node.attrs.type?.toLowerCase() === 'image';
 
 export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
   const { nodes } = capture;
@@ -149,7 +153,7 @@ export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
   const render = (index: number, depth: number, collapse: boolean): string => {
     const node = nodes[index];
     if (node === undefined) return '';
-    const tag = tags[index] ?? 'div';
+    let tag = tags[index] ?? 'div';
     const name = options.names[index] ?? `node-${index}`;
     if (node.kind === 'svg' && node.svg !== null && node.svg !== '') {
       let markup: string;
@@ -163,6 +167,9 @@ export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
     let src: string | null = null;
     if (node.kind === 'pixels') src = options.pixelPath(index);
     else if (node.image_src !== null) src = options.resourcePath(node.image_src);
+    // An image button without its picture would be drawn as a "Submit" button; the page showed
+    // its alt text in the button's box, as an image does.
+    if (tag === 'input' && isImageButton(node) && src === null) tag = 'img';
     const open = `<${tag}${attributes(node, tag, name, src)}>`;
     if (VOID.has(tag)) return open;
     const ws = node.styles['white-space-collapse'];
