@@ -132,6 +132,11 @@ const WRITTEN: {
     why: 'a rectangle inside a card with max-width: 100%, narrower than the card',
   },
   {
+    page: 'sticky-footer.html',
+    area: { x: 0, y: 0, width: 1280, height: 800 },
+    why: 'the top region of a min-height: 100vh column: a footer pushed to the bottom and a block centred by auto margins the browser reports as 0px',
+  },
+  {
     page: 'empty-boxes.html',
     area: '.episode',
     why: 'an audio player, a MathML formula and an image button whose picture is missing keep their boxes',
