@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ElementDraft } from '../../../../shared/src/toolbar-messages.js';
+import { MemoryStorage, PNG_1x1 } from '../../../../test/helpers/toolbar-store-kit.js';
 import { CollectionStore, deepKey } from './collection-store.js';
+import { createToolbarHandler } from './handler.js';
 import type { HostLink } from './host-link.js';
-import { createToolbarHandler } from './messages.js';
-import { MemoryStorage, PNG_1x1 } from './store-test-kit.js';
 
 const URL = 'https://example.com/pricing';
 const SENDER = { tabId: 3, tabUrl: URL };

@@ -25,7 +25,7 @@ vi.mock('../../platform/browser.js', () => ({
 }));
 
 const { captureTurns } = await import('../capture/turns.js');
-const { ToolbarTurns, WAITING_TEXT } = await import('./toolbar-turns.js');
+const { ToolbarTurns, WAITING_TEXT } = await import('./turns.js');
 
 const agentJob = () => ({ windowId: 9, tabId: 2, label: 'capture_screenshot full_page', client: 'agent-1' });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ReferenceData } from '../../../../shared/src/reference-data.js';
 import type { ElementDraft } from '../../../../shared/src/toolbar-messages.js';
+import { MemoryStorage, PNG_1x1 } from '../../../../test/helpers/toolbar-store-kit.js';
 import { CollectionStore, cropKey, type StoredCrop, thumbKey } from './collection-store.js';
 import { buildReferenceData, pickedTypography } from './reference-builder.js';
-import { MemoryStorage, PNG_1x1 } from './store-test-kit.js';
 
 const URL = 'https://example.com/pricing';
 const draft = (over: Partial<ElementDraft> = {}): ElementDraft => ({

@@ -1,4 +1,4 @@
-import type { KeyValueStorage } from './collection-store.js';
+import type { KeyValueStorage } from '../../extension/src/background/toolbar/collection-store.js';
 
 /** For the collection's unit tests: storage.local in memory (values cloned as the browser does). */
 export class MemoryStorage implements KeyValueStorage {

@@ -1,6 +1,7 @@
 /**
- * background/collection/ is the designer toolbar's service-worker side: it opens the toolbar in a
- * tab (open.ts), answers the toolbar's messages (messages.ts), keeps each tab's collection in
+ * background/toolbar/ is the designer toolbar's service-worker side: it opens the toolbar in a
+ * tab (open.ts), answers the toolbar's messages (handler.ts, one file per message under
+ * messages/), keeps each tab's collection in
  * extension storage (collection-store.ts) and saves it through the host (reference-builder.ts,
  * host-link.ts). The pixels come from background/capture/, which capture_screenshot shares.
  */
@@ -11,10 +12,10 @@ import { StitchJobs } from '../capture/stitch-jobs.js';
 import { captureTurns } from '../capture/turns.js';
 import { StagedCaptures } from '../deep-capture/staged.js';
 import { CollectionStore, type KeyValueStorage } from './collection-store.js';
+import { createToolbarHandler, isToolbarMessage } from './handler.js';
 import type { HostLink } from './host-link.js';
-import { createToolbarHandler, isToolbarMessage } from './messages.js';
 import { openToolbar, toolbarNotice } from './open.js';
-import { ToolbarTurns } from './toolbar-turns.js';
+import { ToolbarTurns } from './turns.js';
 
 export { type OpenToolbarOptions, openToolbar, type ToolbarState } from './open.js';
 
