@@ -13,8 +13,8 @@ import {
   referenceData,
   sessionFiles,
 } from '../../../test/helpers/store-fixtures.js';
-import type { BridgeClient } from '../bridge.js';
-import { runTool } from '../run-tool.js';
+import type { BridgeClient } from '../bridge-client/bridge.js';
+import { runTool } from './call/run-tool.js';
 import type { ToolContext } from './define-tool.js';
 import { TOOL_COMMANDS } from './registry.js';
 import { saveUiuxReferenceTool } from './save-uiux-reference.js';

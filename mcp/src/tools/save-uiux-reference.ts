@@ -4,7 +4,7 @@ import { neverDelivered } from '../../../shared/src/node/bridge/host-connection.
 import { payloadLimit } from '../../../shared/src/node/config.js';
 import { xipeHome } from '../../../shared/src/node/paths.js';
 import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
-import type { BridgeClient } from '../bridge.js';
+import type { BridgeClient } from '../bridge-client/bridge.js';
 import { defineTool } from './define-tool.js';
 
 /** Saves can wait for the idea lock behind other saves; give them more than a plain command. */
