@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { XipeError } from '../../../shared/src/errors.js';
-import { LinkLost } from '../../../shared/src/node/bridge/host-connection.js';
+import { LinkLost } from '../../../shared/src/node/bridge/link-lost.js';
 import { createLogger } from '../../../shared/src/node/logger.js';
 import { SaveResult } from '../../../shared/src/reference-data.js';
 import {

@@ -1,6 +1,6 @@
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
 import { XipeError } from '../../../shared/src/errors.js';
-import { neverDelivered } from '../../../shared/src/node/bridge/host-connection.js';
+import { neverDelivered } from '../../../shared/src/node/bridge/link-lost.js';
 import { payloadLimit } from '../../../shared/src/node/config.js';
 import { xipeHome } from '../../../shared/src/node/paths.js';
 import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
