@@ -41,6 +41,8 @@ export function staleInlineMargin(
   if (cs.position !== 'static' && cs.position !== 'relative') return null;
   const pcs = ctx.style(parent);
   if (!BLOCK_FLOW.test(pcs.display) || ctx.transformed(el)) return null;
+  // `<center>` and `align` attributes centre blocks through `-webkit-` text alignment, kept as is.
+  if (pcs.textAlign.startsWith('-webkit-')) return null;
   if (cs.writingMode !== 'horizontal-tb' || pcs.writingMode !== 'horizontal-tb') return null;
   const rtl = pcs.direction === 'rtl';
   const side = rtl ? 'margin-right' : 'margin-left';
@@ -206,6 +208,13 @@ export function staleFlexMargins(container: Element, ctx: MarginContext): Map<El
   if (ccs.direction !== 'ltr' || ccs.writingMode !== 'horizontal-tb' || ctx.transformed(container))
     return null;
   if (container.scrollLeft !== 0 || container.scrollTop !== 0) return null;
+  // Text runs and ::before/::after are flex items too, without a box of their own to measure.
+  for (const n of Array.from(container.childNodes)) {
+    if (n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '') return null;
+  }
+  for (const pseudo of ['::before', '::after']) {
+    if (!/^(none|normal)$/.test(getComputedStyle(container, pseudo).content)) return null;
+  }
   const main = AXES[direction === 'row' ? 'x' : 'y'];
   const cross = AXES[direction === 'row' ? 'y' : 'x'];
   const items: { el: Element; s: Span }[] = [];
