@@ -236,6 +236,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
           areaId: p.area_id ?? null,
           capture,
           instruction: p.instruction,
+          colorRoles: p.color_roles,
           files,
           pixelFiles,
         });
@@ -253,6 +254,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     png: png.bytes,
     areaId: p.area_id ?? null,
     instruction: p.instruction,
+    colorRoles: p.color_roles,
     files,
     pixelFiles,
     now: new Date(),
