@@ -3,7 +3,8 @@
  * corpus), through real input: an open toolbar costs the idle page nothing, and leaving the page
  * with captures made on it brings up the browser's own leave-page prompt — not without captures,
  * not after Save, not for items captured on another page — while those items say where they came
- * from.
+ * from. Remove is taken back with Ctrl+Z, and a note typed just before a mode button leaves that
+ * mode's hint on the status line.
  */
 import type { Dialog, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +143,32 @@ describe('the toolbar on a published template', () => {
     await sleep(100);
     expect(await leaveFor(page, templateUrl())).toBe(true);
     expect(log.seen).toHaveLength(2);
+    await ui.detach();
+  });
+  it('brings a removed item back with Ctrl+Z, and a note typed before a mode button leaves that mode its hint', async () => {
+    const page = await openTemplate();
+    const ui = await openToolbar(env.browser, page);
+    await captureHeadline(page, ui);
+    await ui.waitForCount('.list .item', 1);
+    await ui.click('.list .item .actions [aria-label="Remove"]');
+    await ui.waitForCount('.list .item', 0);
+    await ui.waitForStatus(/^Removed /);
+    // Ctrl+Z from the keyboard, the focus where the click left it.
+    await page.keyboard.down('Control');
+    await page.keyboard.press('z');
+    await page.keyboard.up('Control');
+    await ui.waitForCount('.list .item', 1);
+    await ui.waitForStatus(/^Restored/);
+
+    // A note, then straight to the Area button: the note is saved, and the line ends on Area's hint.
+    await ui.click('.list .item textarea');
+    await page.keyboard.type('Keep this weight');
+    await ui.click('[data-mode="area"]');
+    await ui.waitForCount('.mode[data-mode="area"][aria-pressed="true"]', 1);
+    await ui.waitForStatus(/^Drag a rectangle/, 5_000);
+    await sleep(1800);
+    expect(await ui.text('.status')).toMatch(/^Drag a rectangle/);
+    await page.keyboard.press('Escape');
     await ui.detach();
   });
 });
