@@ -1,5 +1,5 @@
 import type { Tabs } from '../platform/browser.js';
-import { toggleToolbar } from './collection/index.js';
+import { toggleToolbar } from './toolbar/index.js';
 
 /**
  * The toolbar button (and its keyboard shortcut, `_execute_action` in the manifest): toggles the

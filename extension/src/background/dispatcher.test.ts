@@ -3,7 +3,7 @@ import { COMMANDS, XipeError } from '../../../shared/src/index.js';
 
 vi.mock('../platform/browser.js', () => ({ browser: {}, userScriptsApi: () => null }));
 // The toolbar bundle (an IIFE file import) needs a DOM; the opener is not exercised here.
-vi.mock('./collection/open.js', () => ({ openToolbar: async () => 'open' }));
+vi.mock('./toolbar/open.js', () => ({ openToolbar: async () => 'open' }));
 
 const { dispatch } = await import('./dispatcher.js');
 const { HANDLERS } = await import('./handlers/index.js');

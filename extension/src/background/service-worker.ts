@@ -4,11 +4,11 @@ import { browser, userScriptsApi } from '../platform/browser.js';
 import { handleActionClick } from './action.js';
 import { browserInfo } from './browser-info.js';
 import { captureTurns, watchQueue } from './capture/turns.js';
-import { registerToolbar } from './collection/index.js';
 import { dispatch } from './dispatcher.js';
 import { HANDLERS } from './handlers/index.js';
 import { NativeHostLink } from './native-port.js';
 import { tabsChanged, unmarkOwnWindow } from './tabs.js';
+import { registerToolbar } from './toolbar/index.js';
 
 /**
  * MV3 service worker. Chrome stops it after ~30 s idle unless a native port is open, and nothing

@@ -10,8 +10,8 @@ import type { TabRef } from '../../../../shared/src/commands/target.js';
 import { AreaCapture, type CaptureRect } from '../../../../shared/src/deep-capture/area-capture.js';
 import { isAreaElement } from '../../../../shared/src/deep-capture/referenced-area.js';
 import { decodePng, type StoredCrop } from '../capture/capture.js';
-import { deepFilesKey, deepKey, type KeyValueStorage } from '../collection/collection-store.js';
 import { fetchResource } from '../handlers/fetch-resource.js';
+import { deepFilesKey, deepKey, type KeyValueStorage } from '../toolbar/collection-store.js';
 import { cutPixelNodes } from './area-shot.js';
 import { captureAreaInTab } from './run-capture.js';
 

@@ -4,7 +4,7 @@ import { HOST_TAG } from './dom-inspect.js';
 /**
  * Entry of the toolbar bundle, injected with chrome.scripting.executeScript({files}) into the
  * isolated world. The marker lives on the isolated world's globalThis, which page scripts cannot
- * see; the worker's probe (background/collection/open.ts) talks to it so injecting twice never gives
+ * see; the worker's probe (background/toolbar/open.ts) talks to it so injecting twice never gives
  * two toolbars.
  */
 interface Marker {

@@ -56,7 +56,7 @@ export async function send<T extends ToolbarRequest['type']>(
 }
 
 /**
- * Runs `work` in the toolbar's turn of the capture queue (background/collection/toolbar-turns.ts):
+ * Runs `work` in the toolbar's turn of the capture queue (background/toolbar/turns.ts):
  * agents' captures in this window wait meanwhile, and it waits for theirs before it starts (the
  * status line says so). Asked before the toolbar hides itself or touches the page.
  */

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import '../../../../../test/support/as-user-input.js';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeContext, installLayout, layout, pointer } from '../../../../../test/helpers/toolbar-mode-kit.js';
 import { areaMode } from './area.js';
 import type { ModeSession } from './mode.js';
-import { fakeContext, installLayout, layout, pointer } from './mode-test-kit.js';
 
 let header: HTMLElement;
 let logo: HTMLElement;

@@ -1,8 +1,14 @@
 // @vitest-environment happy-dom
 import '../../../../../test/support/as-user-input.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  fakeContext,
+  frames,
+  installLayout,
+  layout,
+  pointer,
+} from '../../../../../test/helpers/toolbar-mode-kit.js';
 import { elementMode } from './element.js';
-import { fakeContext, frames, installLayout, layout, pointer } from './mode-test-kit.js';
 
 let card: HTMLElement;
 let title: HTMLElement;

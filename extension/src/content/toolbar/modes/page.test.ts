@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CollectedElement } from '../../../../../shared/src/toolbar-messages.js';
+import { fakeContext } from '../../../../../test/helpers/toolbar-mode-kit.js';
 import type { FullPageOptions } from '../full-page.js';
-import { fakeContext } from './mode-test-kit.js';
 
 // The scroll-and-stitch itself needs a real browser (test/e2e/toolbar-full-page.test.ts); here it
 // is replaced, to check what the mode does around it.
