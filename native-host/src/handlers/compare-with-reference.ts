@@ -51,7 +51,11 @@ async function realInside(root: string, relative: string, field: string, expecte
   return real;
 }
 
-export async function areaReference(refsDir: string, areaId: string, dpr: number | undefined): Promise<Reference> {
+export async function areaReference(
+  refsDir: string,
+  areaId: string,
+  dpr: number | undefined,
+): Promise<Reference> {
   const file = pageFiles(refsDir).referenced;
   const referenced = await readReferencedFile(file);
   const area = referenced?.areas.find((a) => a.area_id === areaId);
