@@ -10,6 +10,7 @@ import path from 'node:path';
 import { launchChromium, REPO_ROOT } from '../test/support/chromium.js';
 import { measureArea } from '../test/support/deep-capture.js';
 import { AREAS, startFixtureServer } from '../test/support/deep-fixtures.js';
+import { writeSideBySide } from './side-by-side.mjs';
 
 const name = process.argv[2] ?? 'plans-grid';
 const area = AREAS.find((a) => a.name === name);
@@ -18,8 +19,6 @@ if (area === undefined) {
   process.exit(2);
 }
 const out = path.join(REPO_ROOT, 'docs', 'deep-capture.png');
-/** Width of each half in the picture, CSS px. */
-const HALF = 640;
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-picture-'));
 fs.mkdirSync(path.join(root, 'home'));
@@ -33,23 +32,19 @@ const browser = await launchChromium({
 try {
   const scratch = await browser.newPage();
   const result = await measureArea({ browser, scratch, server, area, dir: path.join(root, name) });
-  const crop = fs.readFileSync(path.join(root, name, 'crop.png')).toString('base64');
-  const clone = fs.readFileSync(path.join(root, name, 'clone.png')).toString('base64');
   const share = (result.share * 100).toFixed(2);
-  const height = Math.ceil((result.rect.height * HALF) / result.rect.width);
-  const page = await browser.newPage();
-  await page.setViewport({ width: HALF * 2 + 12, height: height + 28, deviceScaleFactor: 1 });
-  await page.setContent(`<!doctype html><style>
-      body { margin: 0; display: grid; grid-template-columns: ${HALF}px ${HALF}px; gap: 12px;
-             font: 600 15px/28px sans-serif; color: #222; background: #fff; }
-      p { margin: 0 4px; white-space: nowrap; overflow: hidden; }
-      img { display: block; width: ${HALF}px; height: ${height}px; }
-    </style>
-    <div><p>The page (the browser's screenshot)</p><img src="data:image/png;base64,${crop}"></div>
-    <div><p>The clone, from disk, network off: ${share}% of pixels match</p>
-      <img src="data:image/png;base64,${clone}"></div>`);
-  await page.evaluate(() => Promise.all(Array.from(document.images, (i) => i.decode())));
-  await page.screenshot({ path: out, fullPage: true });
+  await writeSideBySide(browser, {
+    rect: result.rect,
+    left: {
+      caption: "The page (the browser's screenshot)",
+      png: fs.readFileSync(path.join(root, name, 'crop.png')),
+    },
+    right: {
+      caption: `The clone, from disk, network off: ${share}% of pixels match`,
+      png: fs.readFileSync(path.join(root, name, 'clone.png')),
+    },
+    out,
+  });
   console.error(`${path.relative(REPO_ROOT, out)}: ${name}, ${share}% of pixels within 8/255`);
 } finally {
   await browser.close();

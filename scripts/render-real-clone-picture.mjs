@@ -16,6 +16,7 @@ import {
   startCorpusServer,
 } from '../test/support/real-corpus.js';
 import { measureRealArea, openCorpusPage } from '../test/support/real-measure.js';
+import { writeSideBySide } from './side-by-side.mjs';
 
 const name = process.argv[2] ?? 'sb-landing-page/index.html';
 const areaNumber = Number(process.argv[3] ?? 1);
@@ -29,8 +30,6 @@ if (page === undefined) {
   process.exit(2);
 }
 const out = path.join(REPO_ROOT, 'docs', 'deep-capture-real.png');
-/** Width of each half in the picture, CSS px. */
-const HALF = 640;
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'xipe-picture-'));
 const server = await startCorpusServer([page]);
@@ -51,23 +50,19 @@ try {
   const dir = path.join(root, 'area');
   fs.mkdirSync(dir);
   const result = await measureRealArea({ browser, scratch, url, selector: area.selector, dir, keepBelow: 2 });
-  const reference = fs.readFileSync(path.join(dir, 'reference.png')).toString('base64');
-  const clone = fs.readFileSync(path.join(dir, 'clone.png')).toString('base64');
   const share = (result.share * 100).toFixed(2);
-  const height = Math.ceil((result.rect.height * HALF) / result.rect.width);
-  const picture = await browser.newPage();
-  await picture.setViewport({ width: HALF * 2 + 12, height: height + 28, deviceScaleFactor: 1 });
-  await picture.setContent(`<!doctype html><style>
-      body { margin: 0; display: grid; grid-template-columns: ${HALF}px ${HALF}px; gap: 12px;
-             font: 600 15px/28px sans-serif; color: #222; background: #fff; }
-      p { margin: 0 4px; white-space: nowrap; overflow: hidden; }
-      img { display: block; width: ${HALF}px; height: ${height}px; }
-    </style>
-    <div><p>${page.spec} (the browser's screenshot)</p><img src="data:image/png;base64,${reference}"></div>
-    <div><p>The clone, from disk, network off: ${share}% of pixels match</p>
-      <img src="data:image/png;base64,${clone}"></div>`);
-  await picture.evaluate(() => Promise.all(Array.from(document.images, (i) => i.decode())));
-  await picture.screenshot({ path: out, fullPage: true });
+  await writeSideBySide(browser, {
+    rect: result.rect,
+    left: {
+      caption: `${page.spec} (the browser's screenshot)`,
+      png: fs.readFileSync(path.join(dir, 'reference.png')),
+    },
+    right: {
+      caption: `The clone, from disk, network off: ${share}% of pixels match`,
+      png: fs.readFileSync(path.join(dir, 'clone.png')),
+    },
+    out,
+  });
   console.error(
     `${path.relative(REPO_ROOT, out)}: ${name} area ${areaNumber} (${area.kind}), ${share}% of pixels within 8/255`,
   );

@@ -11,7 +11,8 @@ import { extensionIdFromKey } from './doctor/extension-built.js';
 import { launcherHome, launcherTargets } from './doctor/host-manifest.js';
 import { type CheckResult, type DoctorDeps, formatReport, runChecks } from './doctor.js';
 import type { BrowserSearch } from './find-browser.js';
-import { install, launcherScript, type RegistrySeam, userDataDirManifest } from './install.js';
+import { launcherScript } from './host-launcher.js';
+import { install, type RegistrySeam, userDataDirManifest } from './install.js';
 import { packageRoot } from './package-root.js';
 
 const KEY = (

@@ -6,15 +6,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import { loadConfig } from '../../shared/src/node/config.js';
 import { BROWSERS, type BrowserName, nativeHostsDir, type PlatformEnv, registryKey } from './browsers.js';
+import { launcherScript } from './host-launcher.js';
 import {
   type InstallOptions,
   install,
-  launcherScript,
   type RegistrySeam,
-  readInstallRecord,
   uninstall,
   userDataDirManifest,
 } from './install.js';
+import { readInstallRecord } from './install-record.js';
 import { acceptedNodeFlags, HOST_NODE_FLAGS } from './node-flags.js';
 
 let tmp: string;

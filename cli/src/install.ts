@@ -2,13 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
-import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
-import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
+import { NATIVE_HOST_NAME } from '../../shared/src/constants.js';
 import { INSTALL_COMMAND, UNINSTALL_COMMAND } from '../../shared/src/node/cli-commands.js';
 import { argsOrExit, UsageError } from '../../shared/src/node/command-line.js';
 import { registerWorkspace } from '../../shared/src/node/config.js';
-import { binDir, xipeHome } from '../../shared/src/node/paths.js';
+import { xipeHome } from '../../shared/src/node/paths.js';
 import { ensureToken, readToken } from '../../shared/src/node/token.js';
 import {
   BROWSERS,
@@ -20,6 +18,14 @@ import {
   registryKey,
   userDataDir,
 } from './browsers.js';
+import { hostManifest, launcherPath, launcherScript } from './host-launcher.js';
+import {
+  type InstallEntry,
+  installRecordPath,
+  readInstallRecord,
+  writeFileAtomic,
+  writeRecord,
+} from './install-record.js';
 import { acceptedNodeFlags, HOST_NODE_FLAGS } from './node-flags.js';
 import { cliEntry } from './package-root.js';
 
@@ -41,25 +47,6 @@ export const windowsRegistry: RegistrySeam = {
     }
   },
 };
-
-/**
- * What install wrote, one entry per registration, so uninstall removes exactly that (all of it, one
- * browser's, or one user-data-dir's) and doctor knows which manifests to check.
- */
-export const InstallEntry = z.object({
-  /** A browser name, or `user-data-dir` for `--user-data-dir` registrations. */
-  target: z.string(),
-  manifest: z.string(),
-  user_data_dir: z.string().optional(),
-  registry_key: z.string().optional(),
-});
-export type InstallEntry = z.infer<typeof InstallEntry>;
-
-export const InstallRecord = z.object({
-  launcher: z.string().nullable().default(null),
-  entries: z.array(InstallEntry).default([]),
-});
-export type InstallRecord = z.infer<typeof InstallRecord>;
 
 export interface InstallOptions {
   browser: BrowserName | 'all';
@@ -85,77 +72,6 @@ export interface InstallReport {
   workspace: string | null;
   notes: string[];
 }
-
-export const installRecordPath = (home: string): string => path.join(home, 'install-record.json');
-
-/** The record of what install wrote; a missing or unreadable record is an empty one. */
-export function readInstallRecord(home: string): InstallRecord {
-  try {
-    const parsed = InstallRecord.safeParse(JSON.parse(fs.readFileSync(installRecordPath(home), 'utf8')));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // missing or corrupt: nothing recorded
-  }
-  return { launcher: null, entries: [] };
-}
-
-function writeRecord(home: string, record: InstallRecord): void {
-  writeFileAtomic(installRecordPath(home), `${JSON.stringify(record, null, 2)}\n`, 0o600);
-}
-
-function writeFileAtomic(file: string, content: string, mode: number): void {
-  writeFileAtomicSync(file, content, { mode, dirMode: 0o755 });
-}
-
-/** POSIX sh single-quoting: everything literal, a `'` becomes `'\''`. */
-export const shellQuote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`;
-
-/** cmd.exe: inside double quotes only `%` still expands, so it is doubled. Paths cannot hold `"`. */
-const batchQuote = (value: string): string => `"${value.replaceAll('%', '%%')}"`;
-
-/**
- * The browser starts the host with a minimal environment and its own cwd, so the launcher names
- * Node and the entry file by absolute path and bakes in the home directory. The Node flags keep the
- * idle host small (see node-flags.ts).
- */
-export function launcherScript(o: {
-  nodePath: string;
-  nodeFlags?: readonly string[];
-  entry: string;
-  home: string;
-  windows: boolean;
-}): string {
-  if (o.windows) {
-    return [
-      '@echo off',
-      'rem Written by x-ipe-uiux install: starts the native-messaging host.',
-      `set "XIPE_UIUX_HOME=${o.home.replaceAll('%', '%%')}"`,
-      [batchQuote(o.nodePath), ...(o.nodeFlags ?? []), batchQuote(o.entry), 'host', '%*'].join(' '),
-      '',
-    ].join('\r\n');
-  }
-  return [
-    '#!/bin/sh',
-    '# Written by x-ipe-uiux install: starts the native-messaging host.',
-    `XIPE_UIUX_HOME=${shellQuote(o.home)}`,
-    'export XIPE_UIUX_HOME',
-    ['exec', shellQuote(o.nodePath), ...(o.nodeFlags ?? []), shellQuote(o.entry), 'host', '"$@"'].join(' '),
-    '',
-  ].join('\n');
-}
-
-export function hostManifest(launcher: string): Record<string, unknown> {
-  return {
-    name: NATIVE_HOST_NAME,
-    description: 'X-IPE UI/UX Reference native host (writes idea folders, relays MCP calls)',
-    path: launcher,
-    type: 'stdio',
-    allowed_origins: [EXTENSION_ORIGIN],
-  };
-}
-
-export const launcherPath = (home: string, windows: boolean): string =>
-  path.join(binDir(home), windows ? 'x-ipe-uiux-host.bat' : 'x-ipe-uiux-host');
 
 const MANIFEST_NAME = `${NATIVE_HOST_NAME}.json`;
 

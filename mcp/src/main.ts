@@ -8,12 +8,12 @@ import { logsDir, tokenPath, xipeHome } from '../../shared/src/node/paths.js';
 import { ensureToken } from '../../shared/src/node/token.js';
 import { auditLogPath, createAuditLog } from './audit-log.js';
 import { createBridgeClient } from './bridge-client/client.js';
-import type { HttpServerHandle } from './http-transport.js';
-import { ProtocolGuard } from './protocol-guard.js';
 import { watchIdeas } from './resources/ideas-watcher.js';
 import { createServer, type ServerDeps } from './server.js';
-import { LinearStdioServerTransport } from './stdio-transport.js';
-import { timeoutSettings } from './timeouts.js';
+import { timeoutSettings } from './tools/call/timeouts.js';
+import type { HttpServerHandle } from './transport/http-transport.js';
+import { ProtocolGuard } from './transport/protocol-guard.js';
+import { LinearStdioServerTransport } from './transport/stdio-transport.js';
 
 /** How long requests still running at shutdown may take to answer. */
 const STOP_GRACE_MS = 5_000;
@@ -150,7 +150,7 @@ async function serveHttp(
   let handle: HttpServerHandle;
   try {
     // Loaded only here: the HTTP transport and its SDK pieces stay out of a stdio server's memory.
-    const { startHttpServer } = await import('./http-transport.js');
+    const { startHttpServer } = await import('./transport/http-transport.js');
     handle = await startHttpServer({
       port,
       token,

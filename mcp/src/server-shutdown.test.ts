@@ -2,9 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { FakeBridge, silentLogger } from '../test-support/fake-bridge.js';
-import { ProtocolGuard } from './protocol-guard.js';
 import { createServer } from './server.js';
 import { defineTool } from './tools/define-tool.js';
+import { ProtocolGuard } from './transport/protocol-guard.js';
 
 describe('ProtocolGuard.settled', () => {
   it('lets requests still running answer before the server closes (the SDK would drop them)', async () => {

@@ -10,7 +10,7 @@ import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
 import { XipeError } from '../../shared/src/errors.js';
 import { FakeBridge, hostInfo, silentLogger } from '../test-support/fake-bridge.js';
 import { createServer } from './server.js';
-import { toolInputJsonSchema } from './tool-json-schema.js';
+import { toolInputJsonSchema } from './tools/call/tool-json-schema.js';
 import { defineTool } from './tools/define-tool.js';
 import { TOOL_COMMANDS, TOOLS } from './tools/registry.js';
 

@@ -3,11 +3,11 @@ import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
 import type { Logger } from '../../shared/src/node/logger.js';
 import { PACKAGE_VERSION } from '../../shared/src/node/version.js';
 import type { AuditLog } from './audit-log.js';
-import type { BridgeClient } from './bridge.js';
+import type { BridgeClient } from './bridge-client/bridge.js';
 import { forwardLogs, isMcpLogLevel, MCP_LOG_LEVELS } from './log-forwarding.js';
 import { progressNotifier } from './progress-notifier.js';
 import { getPrompt, listPrompts, PROMPTS } from './prompts.js';
-import { listResources, listResourceTemplates, readResource } from './resource-handlers.js';
+import { listResources, listResourceTemplates, readResource } from './resources/handlers.js';
 import type { ResourceChanges } from './resources/ideas-watcher.js';
 import {
   RESOURCE_TEMPLATES,
@@ -15,11 +15,11 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
 } from './resources/registry.js';
-import { runTool, writeCallRecords } from './run-tool.js';
 import { JsonRpcErrorCode, McpError, Server } from './sdk.js';
-import { SentScripts } from './sent-scripts.js';
-import { type TimeoutSettings, timeoutSettings } from './timeouts.js';
-import { toolInputJsonSchema } from './tool-json-schema.js';
+import { runTool, writeCallRecords } from './tools/call/run-tool.js';
+import { SentScripts } from './tools/call/sent-scripts.js';
+import { type TimeoutSettings, timeoutSettings } from './tools/call/timeouts.js';
+import { toolInputJsonSchema } from './tools/call/tool-json-schema.js';
 import type { AnyTool } from './tools/define-tool.js';
 import { TOOLS } from './tools/registry.js';
 

@@ -21,8 +21,8 @@ import type {
   HostOutcome,
   HostSummary,
   RequestOptions,
-} from '../src/bridge.js';
-import type { CaptureBatch, WaitOptions } from '../src/capture-inbox.js';
+} from '../src/bridge-client/bridge.js';
+import type { CaptureBatch, WaitOptions } from '../src/bridge-client/capture-inbox.js';
 import type { ToolContext } from '../src/tools/define-tool.js';
 
 export const browserInfo = (id: string): BrowserInfo => ({

@@ -66,7 +66,7 @@ export function toErrorPayload(err: unknown): ErrorPayload {
 /**
  * One grammar for every refusal (DESIGN §4, §5): `Invalid <what>: <field>: expected X, got Y[; …].
  * <next step>` — the field path, what would have been accepted, what came, then what to do. The
- * MCP server states <what> as `arguments for <tool>` for every tool (mcp/src/tool-result.ts), so an
+ * MCP server states <what> as `arguments for <tool>` for every tool (mcp/src/tools/call/tool-result.ts), so an
  * agent reads one prefix whichever process refused. `details.issues` holds each issue apart, and
  * `details.next_step` the next step when it is not the default one.
  */

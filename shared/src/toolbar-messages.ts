@@ -1,3 +1,4 @@
+// Over 350 lines on purpose: the whole toolbar ↔ worker contract (every message and its result) in one file.
 import * as z from 'zod/mini';
 import type { $ZodShape } from 'zod/v4/core';
 import { COLOR_ROLES } from './design-tokens.js';

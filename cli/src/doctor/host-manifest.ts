@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../../shared/src/constants.js';
 import { BROWSERS, nativeHostsDir } from '../browsers.js';
-import { readInstallRecord } from '../install.js';
+import { readInstallRecord } from '../install-record.js';
 import type { CheckResult, DoctorDeps } from './types.js';
 
 /**

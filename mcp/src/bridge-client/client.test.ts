@@ -12,8 +12,8 @@ import { decodePayload, encodeFrame, FrameReader } from '../../../shared/src/nod
 import { runtimeDir } from '../../../shared/src/node/paths.js';
 import { ensureToken } from '../../../shared/src/node/token.js';
 import { browserInfo, hostInfo, silentLogger } from '../../test-support/fake-bridge.js';
-import type { BridgeClient, BridgeEvent } from '../bridge.js';
 import { TOOL_COMMANDS } from '../tools/registry.js';
+import type { BridgeClient, BridgeEvent } from './bridge.js';
 import { createBridgeClient } from './client.js';
 
 /** What a fake host does with a request: answer (a response body), or act on the socket. */

@@ -17,12 +17,12 @@ import type {
   HostOutcome,
   HostSummary,
   RequestOptions,
-} from '../bridge.js';
-import { type CaptureBatch, CaptureInbox, type InboxHost, type WaitOptions } from '../capture-inbox.js';
-import { pickHost } from '../routing.js';
+} from './bridge.js';
+import { type CaptureBatch, CaptureInbox, type InboxHost, type WaitOptions } from './capture-inbox.js';
 import { HostPool } from './host-pool.js';
 import { parseResult } from './results.js';
 import { delay, RETRY_DELAY_MS, retryable, retryOnce } from './retry.js';
+import { pickHost } from './routing.js';
 import { bridgeReport } from './status.js';
 
 export interface BridgeClientOptions {

@@ -4,7 +4,8 @@ import type { ErrorPayload } from '../../../shared/src/errors.js';
 import { toErrorPayload, XipeError } from '../../../shared/src/errors.js';
 import { HELLO_TIMEOUT_MS } from '../../../shared/src/index.js';
 import { type FoundHost, inspectDescriptor } from '../../../shared/src/node/bridge/discovery.js';
-import { HostConnection, LinkLost } from '../../../shared/src/node/bridge/host-connection.js';
+import { HostConnection } from '../../../shared/src/node/bridge/host-connection.js';
+import { LinkLost } from '../../../shared/src/node/bridge/link-lost.js';
 import {
   type EndpointDescriptor,
   listDescriptorFiles,

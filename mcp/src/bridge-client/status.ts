@@ -1,6 +1,6 @@
 import type { ErrorPayload } from '../../../shared/src/errors.js';
 import { tokenPath } from '../../../shared/src/node/paths.js';
-import type { BridgeReport, HostLinkReport } from '../bridge.js';
+import type { BridgeReport, HostLinkReport } from './bridge.js';
 import type { Link } from './host-pool.js';
 
 /** What `bridge_status` and doctor show of every link: one row per descriptor, usable or not. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../../shared/src/constants.js';
 import { FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
-import { runTool } from '../run-tool.js';
 import { ALLOW_USER_SCRIPTS_HINT, bridgeStatusTool, summarise } from './bridge-status.js';
+import { runTool } from './call/run-tool.js';
 
 async function call(bridge: FakeBridge) {
   const result = await runTool(

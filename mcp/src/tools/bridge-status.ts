@@ -5,7 +5,7 @@ import type { QueueEntry } from '../../../shared/src/commands/capture-queue.js';
 import { PROTOCOL_VERSION } from '../../../shared/src/constants.js';
 import { PACKAGE_VERSION } from '../../../shared/src/node/version.js';
 import { auditLogPath } from '../audit-log.js';
-import type { BridgeReport } from '../bridge.js';
+import type { BridgeReport } from '../bridge-client/bridge.js';
 import { defineTool } from './define-tool.js';
 
 export const ALLOW_USER_SCRIPTS_HINT =

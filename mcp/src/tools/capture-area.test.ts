@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type FakeAnswer, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
-import { runTool } from '../run-tool.js';
+import { runTool } from './call/run-tool.js';
 import { captureAreaTool } from './capture-area.js';
 
 const saved: FakeAnswer = (command) => {

@@ -4,8 +4,8 @@ import { SAVE_AREA } from '../../../shared/src/commands/save-area.js';
 import { CaptureRect } from '../../../shared/src/deep-capture/area-capture.js';
 import { AreaId } from '../../../shared/src/deep-capture/referenced-elements.js';
 import { IdeaFolderName } from '../../../shared/src/reference-data.js';
-import { resolveRoute, routeOptions } from '../routing.js';
-import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
+import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
+import { refineOneTarget, tabTargetShape } from './call/tab-target-args.js';
 import { defineTool } from './define-tool.js';
 
 /** Capture, fetching resources and writing them can take a while on a heavy page. */

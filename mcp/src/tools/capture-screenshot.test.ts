@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { XipeError } from '../../../shared/src/index.js';
 import { type FakeAnswer, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
-import { runTool } from '../run-tool.js';
+import { runTool } from './call/run-tool.js';
 import { captureScreenshotTool } from './capture-screenshot.js';
 import { TOOL_COMMANDS } from './registry.js';
 

@@ -6,8 +6,8 @@ import {
   SAVE_SCREENSHOT,
 } from '../../../shared/src/commands/save-screenshot.js';
 import { IdeaFolderName } from '../../../shared/src/reference-data.js';
-import { resolveRoute, routeOptions } from '../routing.js';
-import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
+import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
+import { refineOneTarget, tabTargetShape } from './call/tab-target-args.js';
 import { defineTool, withImages } from './define-tool.js';
 
 export const captureScreenshotTool = defineTool({

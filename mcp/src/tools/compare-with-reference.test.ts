@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type FakeAnswer, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
-import { runTool } from '../run-tool.js';
+import { runTool } from './call/run-tool.js';
 import { compareWithReferenceTool } from './compare-with-reference.js';
 
 const compared: FakeAnswer = (command) => {

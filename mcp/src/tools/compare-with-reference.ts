@@ -4,8 +4,8 @@ import {
   CompareFields,
   refineCompareChoices,
 } from '../../../shared/src/commands/compare-with-reference.js';
-import { resolveRoute, routeOptions } from '../routing.js';
-import { tabTargetShape } from '../tab-target-args.js';
+import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
+import { tabTargetShape } from './call/tab-target-args.js';
 import { defineTool } from './define-tool.js';
 
 /** Rendering waits for the page, its fonts and images, and two captures a second. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Progress } from '../../../shared/src/envelopes.js';
 import type { Logger } from '../../../shared/src/node/logger.js';
-import type { BridgeClient } from '../bridge.js';
-import type { SentScripts } from '../sent-scripts.js';
+import type { BridgeClient } from '../bridge-client/bridge.js';
+import type { SentScripts } from './call/sent-scripts.js';
 
 /** The narrow context a handler gets; nothing else (no module globals, no SDK objects). */
 export interface ToolContext {

@@ -12,8 +12,8 @@ import {
   hostInfo,
   toolContext,
 } from '../../test-support/fake-bridge.js';
-import { runTool } from '../run-tool.js';
-import { SentScripts } from '../sent-scripts.js';
+import { runTool } from './call/run-tool.js';
+import { SentScripts } from './call/sent-scripts.js';
 import { injectScriptTool } from './inject-script.js';
 import { TOOL_COMMANDS } from './registry.js';
 

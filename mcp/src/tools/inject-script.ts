@@ -10,9 +10,9 @@ import {
   SCRIPT_CACHE_MAX_CHARS,
 } from '../../../shared/src/commands/index.js';
 import { invalidField, XipeError } from '../../../shared/src/errors.js';
-import { resolveRoute, routeOptions } from '../routing.js';
-import { type ScriptFile, ScriptFiles } from '../script-files.js';
-import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
+import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
+import { type ScriptFile, ScriptFiles } from './call/script-files.js';
+import { refineOneTarget, tabTargetShape } from './call/tab-target-args.js';
 import { defineTool, ToolReply } from './define-tool.js';
 
 /**

@@ -7,7 +7,7 @@ import {
   hostInfo,
   toolContext,
 } from '../../test-support/fake-bridge.js';
-import { runTool } from '../run-tool.js';
+import { runTool } from './call/run-tool.js';
 import { injectToolbarTool } from './inject-toolbar.js';
 import { TOOL_COMMANDS } from './registry.js';
 

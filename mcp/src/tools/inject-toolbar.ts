@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INJECT_TOOLBAR, InjectToolbarParams } from '../../../shared/src/commands/inject-toolbar.js';
-import { resolveRoute, routeOptions } from '../routing.js';
-import { refineOneTarget, tabTargetShape } from '../tab-target-args.js';
+import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
+import { refineOneTarget, tabTargetShape } from './call/tab-target-args.js';
 import { defineTool } from './define-tool.js';
 
 const TOOLBAR_TIMEOUT_MS = 15_000;

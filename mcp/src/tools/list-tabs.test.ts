@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ListTabsResult, XipeError } from '../../../shared/src/index.js';
 import { browserInfo, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
-import { runTool } from '../run-tool.js';
+import { runTool } from './call/run-tool.js';
 import { listTabsTool } from './list-tabs.js';
 
 const tabs = (browser: string, list: Array<[id: number, window: number, index: number]>): ListTabsResult => ({

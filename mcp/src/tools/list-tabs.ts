@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listAllTabs } from '../tab-list.js';
+import { listAllTabs } from '../bridge-client/tab-list.js';
 import { defineTool } from './define-tool.js';
 
 export const listTabsTool = defineTool({

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { XipeError } from '../../../shared/src/errors.js';
-import { LinkLost } from '../../../shared/src/node/bridge/host-connection.js';
+import { LinkLost } from '../../../shared/src/node/bridge/link-lost.js';
 import { createLogger } from '../../../shared/src/node/logger.js';
 import { SaveResult } from '../../../shared/src/reference-data.js';
 import {
@@ -13,8 +13,8 @@ import {
   referenceData,
   sessionFiles,
 } from '../../../test/helpers/store-fixtures.js';
-import type { BridgeClient } from '../bridge.js';
-import { runTool } from '../run-tool.js';
+import type { BridgeClient } from '../bridge-client/bridge.js';
+import { runTool } from './call/run-tool.js';
 import type { ToolContext } from './define-tool.js';
 import { TOOL_COMMANDS } from './registry.js';
 import { saveUiuxReferenceTool } from './save-uiux-reference.js';

@@ -1,10 +1,10 @@
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
 import { XipeError } from '../../../shared/src/errors.js';
-import { neverDelivered } from '../../../shared/src/node/bridge/host-connection.js';
+import { neverDelivered } from '../../../shared/src/node/bridge/link-lost.js';
 import { payloadLimit } from '../../../shared/src/node/config.js';
 import { xipeHome } from '../../../shared/src/node/paths.js';
 import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
-import type { BridgeClient } from '../bridge.js';
+import type { BridgeClient } from '../bridge-client/bridge.js';
 import { defineTool } from './define-tool.js';
 
 /** Saves can wait for the idea lock behind other saves; give them more than a plain command. */

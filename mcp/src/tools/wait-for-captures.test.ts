@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../../shared/src/index.js';
 import { FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
-import { runTool } from '../run-tool.js';
+import { runTool } from './call/run-tool.js';
 import { waitForCapturesTool } from './wait-for-captures.js';
 
 const event = (seq: number): CaptureEvent => ({

@@ -1,3 +1,4 @@
+import { DESIGNER_WORDS } from '../../../shared/src/element-words.js';
 import { type Matching, type Pair, placed } from './match.js';
 import { area, type Elem, isAncestor } from './model.js';
 import { type StyleDifference, styleDifferences } from './style-differences.js';
@@ -40,26 +41,8 @@ const SAME_PX = 2;
 const round = (v: number) => Math.round(v);
 const quote = (s: string) => (s.length > 40 ? `${s.slice(0, 37)}…` : s);
 
-const TAG_WORDS: Record<string, string> = {
-  a: 'link',
-  button: 'button',
-  img: 'image',
-  svg: 'icon',
-  input: 'field',
-  textarea: 'field',
-  select: 'menu',
-  h1: 'heading',
-  h2: 'heading',
-  h3: 'heading',
-  h4: 'heading',
-  h5: 'heading',
-  h6: 'heading',
-  p: 'paragraph',
-  li: 'list item',
-};
-
 function described(e: Elem): string {
-  const what = TAG_WORDS[e.tag] ?? (e.text !== '' ? 'text' : `${e.tag} box`);
+  const what = DESIGNER_WORDS[e.tag]?.toLowerCase() ?? (e.text !== '' ? 'text' : `${e.tag} box`);
   return e.text !== ''
     ? `the '${quote(e.text)}' ${what}`
     : `a ${round(e.rect.width)}×${round(e.rect.height)} ${what}`;

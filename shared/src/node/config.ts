@@ -14,7 +14,7 @@ export const Config = z.object({
   max_payload_bytes: z.number().int().positive().default(DEFAULT_MAX_PAYLOAD_BYTES),
   /**
    * MCP tool time limits in ms, by tool name (`"default"` for every tool without its own entry).
-   * Optional so existing config files stay as they are; see mcp/src/timeouts.ts for precedence.
+   * Optional so existing config files stay as they are; see mcp/src/tools/call/timeouts.ts for precedence.
    */
   tool_timeouts: z.record(z.string().min(1), z.number().int().positive()).optional(),
 });

@@ -22,7 +22,7 @@ import {
 import { pendingPixels } from '../deep-capture/pending-pixels.js';
 import { captureAreaInTab } from '../deep-capture/run-capture.js';
 import { fetchSheets } from '../deep-capture/sheets.js';
-import { mapApiError } from '../injection/run-injection.js';
+import { mapApiError } from '../injection/injection-errors.js';
 import { type PageMetrics, preparePage, restorePage } from '../screenshot/page-functions.js';
 import { scriptableTab } from '../scriptable-tab.js';
 import { agentJob } from './capture-screenshot.js';

@@ -12,7 +12,7 @@ import { withQuotaRetry } from '../capture/capture-quota.js';
 import type { JobSpec } from '../capture/scheduler.js';
 import { StitchJobs } from '../capture/stitch-jobs.js';
 import { bringToFront, queueReport, schedule, waitText } from '../capture/turns.js';
-import { mapApiError } from '../injection/run-injection.js';
+import { mapApiError } from '../injection/injection-errors.js';
 import {
   type ElementProbe,
   type PageMetrics,

@@ -1,6 +1,7 @@
 import type { InjectScriptParams, InjectScriptResult } from '../../../../shared/src/index.js';
 import { removeToolbars } from '../injection/cleanup.js';
-import { mapApiError, prepareAhead, runInjection } from '../injection/run-injection.js';
+import { mapApiError } from '../injection/injection-errors.js';
+import { prepareAhead, runInjection } from '../injection/run-injection.js';
 import { ScriptStore } from '../injection/script-store.js';
 import { scriptableTab } from '../scriptable-tab.js';
 import type { HandlerContext } from './types.js';

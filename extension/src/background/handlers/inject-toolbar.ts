@@ -1,7 +1,7 @@
 import type { InjectToolbarParams, InjectToolbarResult } from '../../../../shared/src/index.js';
 import { executeFunction } from '../../platform/browser.js';
 import { removeToolbars, TOOLBAR_MARKER } from '../injection/cleanup.js';
-import { mapApiError } from '../injection/run-injection.js';
+import { mapApiError } from '../injection/injection-errors.js';
 import { scriptableTab } from '../scriptable-tab.js';
 import { openToolbar } from '../toolbar/open.js';
 import type { HandlerContext } from './types.js';

@@ -1,43 +1,11 @@
+import { DESIGNER_WORDS } from '../../../../shared/src/element-words.js';
+
 /**
  * What a designer calls a picked element: "Button 'Start free'", "Section 'Services'",
  * "Card 2 of 3 'Pro'". A selector such as `div.row > div:nth-of-type(2)…` tells two items apart
  * for a machine, not for a person scanning the list. Names come from what the page shows or
  * announces (aria-label, alt, a heading inside, the first words of text), never a field's value.
  */
-
-const KIND_BY_TAG: Record<string, string> = {
-  a: 'Link',
-  button: 'Button',
-  h1: 'Heading',
-  h2: 'Heading',
-  h3: 'Heading',
-  h4: 'Heading',
-  h5: 'Heading',
-  h6: 'Heading',
-  img: 'Image',
-  picture: 'Image',
-  svg: 'Icon',
-  video: 'Video',
-  nav: 'Navigation',
-  header: 'Header',
-  footer: 'Footer',
-  main: 'Main',
-  aside: 'Sidebar',
-  form: 'Form',
-  section: 'Section',
-  article: 'Article',
-  ul: 'List',
-  ol: 'List',
-  li: 'Item',
-  table: 'Table',
-  input: 'Field',
-  textarea: 'Field',
-  select: 'Field',
-  label: 'Label',
-  p: 'Text',
-  blockquote: 'Quote',
-  figure: 'Figure',
-};
 
 const KIND_BY_ROLE: Record<string, string> = {
   button: 'Button',
@@ -73,7 +41,7 @@ function kindOf(el: Element): string {
     if (type === 'submit' || type === 'button' || type === 'reset') return 'Button';
   }
   if (INLINE_TEXT.has(tag)) return 'Text';
-  return KIND_BY_TAG[tag] ?? (tag === 'div' ? 'Block' : `<${tag}>`);
+  return DESIGNER_WORDS[tag] ?? (tag === 'div' ? 'Block' : `<${tag}>`);
 }
 
 /** The name a page gives the element: what a screen reader would start with, shortened. */

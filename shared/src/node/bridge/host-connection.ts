@@ -1,39 +1,14 @@
-import net from 'node:net';
+import type net from 'node:net';
 import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../commands/capture-queue.js';
 import { BRIDGE_MAX_FRAME_BYTES } from '../../constants.js';
 import { type ClientProof, Event, type HostInfo, LinkError, Progress, Response } from '../../envelopes.js';
-import { toErrorPayload, XipeError } from '../../errors.js';
+import { XipeError } from '../../errors.js';
 import { RequestTable } from '../../request-table.js';
 import type { EndpointDescriptor } from '../endpoint-descriptor.js';
-import { decodePayload, encodeFrame, FrameError, FrameReader } from '../framing.js';
+import { decodePayload, encodeFrame, FrameError, type FrameReader } from '../framing.js';
 import type { Logger } from '../logger.js';
-import { ClientHandshake } from './handshake.js';
-
-/**
- * The link to a host went away before it answered (refused, reset, closed). When the request
- * never reached the host (`maybeDelivered` false: connect refused, or the socket was already
- * closed at the write) it may be retried once on a re-discovered host. Once the request was
- * handed to the OS the host may have received and run it (an injection, a save), so it is never
- * repeated; every other error is final too.
- */
-export class LinkLost extends XipeError {
-  readonly maybeDelivered: boolean;
-
-  constructor(message: string, details?: Record<string, unknown>, maybeDelivered = false) {
-    super('BACKEND_UNREACHABLE', message, details);
-    this.maybeDelivered = maybeDelivered;
-  }
-}
-
-/**
- * No host can have received the request: none was reachable, or the link was lost before the
- * request was written. (BACKEND_UNREACHABLE is only ever raised before a request left, except by
- * a LinkLost that says it may have been delivered.)
- */
-export function neverDelivered(err: unknown): boolean {
-  if (!(err instanceof XipeError) || err.code !== 'BACKEND_UNREACHABLE') return false;
-  return !(err instanceof LinkLost && err.maybeDelivered);
-}
+import { helloHost } from './host-hello.js';
+import { LinkLost } from './link-lost.js';
 
 export interface HostConnectionOptions {
   /** Descriptor file name (`h-<pid>.json`): identifies the host for its lifetime. */
@@ -98,98 +73,13 @@ export class HostConnection {
     return this.closedReason !== null;
   }
 
-  /** Connects and completes the hello. LinkLost when the endpoint is not there or hangs up. */
-  static open(options: HostConnectionOptions): Promise<HostConnection> {
-    const { descriptor } = options;
-    const where = `host pid ${descriptor.pid} at ${descriptor.endpoint}`;
-    return new Promise((resolve, reject) => {
-      const reader = new FrameReader(BRIDGE_MAX_FRAME_BYTES);
-      const socket = net.connect(descriptor.endpoint);
-      let settled = false;
-      const fail = (err: XipeError): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        socket.destroy();
-        reject(err);
-      };
-      const timer = setTimeout(
-        () =>
-          fail(
-            new LinkLost(
-              `No hello from ${where} within ${options.helloTimeoutMs} ms; the host may be hung: restart the browser.`,
-              {
-                pid: descriptor.pid,
-              },
-            ),
-          ),
-        options.helloTimeoutMs,
-      );
-      const handshake = new ClientHandshake(options.token, options.client, where);
-      socket.once('connect', () => socket.write(encodeFrame(handshake.hello, BRIDGE_MAX_FRAME_BYTES)));
-      socket.on('error', (err: NodeJS.ErrnoException) =>
-        fail(
-          new LinkLost(`Cannot connect to ${where}: ${err.code ?? err.message}`, {
-            pid: descriptor.pid,
-            reason: err.code,
-          }),
-        ),
-      );
-      socket.once('close', () =>
-        fail(new LinkLost(`${where} closed the connection during the hello`, { pid: descriptor.pid })),
-      );
-      const onData = (chunk: Buffer): void => {
-        let frames: Buffer[];
-        try {
-          frames = reader.push(chunk);
-        } catch (err) {
-          fail(new XipeError('PROTOCOL_ERROR', `Unreadable hello from ${where}: ${(err as Error).message}`));
-          return;
-        }
-        for (const [index, frame] of frames.entries()) {
-          let value: unknown;
-          try {
-            value = decodePayload(frame);
-          } catch (err) {
-            fail(
-              new XipeError('PROTOCOL_ERROR', `Unreadable hello from ${where}: ${(err as Error).message}`),
-            );
-            return;
-          }
-          let step: ReturnType<ClientHandshake['step']>;
-          try {
-            step = handshake.step(value);
-          } catch (err) {
-            const error = XipeError.from(toErrorPayload(err));
-            if (error.code === 'UNAUTHORIZED')
-              options.logger.warn('host refused or unproven', { where, error: error.message });
-            fail(
-              XipeError.from({
-                ...toErrorPayload(error),
-                details: { ...error.details, pid: descriptor.pid },
-              }),
-            );
-            return;
-          }
-          if ('send' in step) {
-            socket.write(encodeFrame(step.send, BRIDGE_MAX_FRAME_BYTES));
-            continue;
-          }
-          settled = true;
-          clearTimeout(timer);
-          socket.off('data', onData);
-          socket.removeAllListeners('error');
-          socket.removeAllListeners('close');
-          const connection = new HostConnection(socket, reader, step.host, options).attach();
-          resolve(connection);
-          // Frames that arrived with the hello (e.g. an event) are handled once the caller has the connection.
-          const rest = frames.slice(index + 1);
-          if (rest.length > 0) setImmediate(() => connection.onFrames(rest));
-          return;
-        }
-      };
-      socket.on('data', onData);
-    });
+  /** Connects and completes the hello (host-hello.ts). LinkLost when the endpoint is not there or hangs up. */
+  static async open(options: HostConnectionOptions): Promise<HostConnection> {
+    const hello = await helloHost(options);
+    const connection = new HostConnection(hello.socket, hello.reader, hello.host, options).attach();
+    // Frames that arrived with the hello (e.g. an event) are handled once the caller has the connection.
+    if (hello.rest.length > 0) setImmediate(() => connection.onFrames(hello.rest));
+    return connection;
   }
 
   /**

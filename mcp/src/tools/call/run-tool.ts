@@ -1,14 +1,14 @@
 import type { z } from 'zod';
-import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../shared/src/commands/capture-queue.js';
-import { Deadlines } from '../../shared/src/deadlines.js';
-import type { Progress } from '../../shared/src/envelopes.js';
-import { validationError, XipeError } from '../../shared/src/errors.js';
-import { type AuditEntry, type AuditLog, type AuditTarget, auditTarget } from './audit-log.js';
-import type { CallToolResult } from './sdk.js';
+import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../../../shared/src/commands/capture-queue.js';
+import { Deadlines } from '../../../../shared/src/deadlines.js';
+import type { Progress } from '../../../../shared/src/envelopes.js';
+import { validationError, XipeError } from '../../../../shared/src/errors.js';
+import { type AuditEntry, type AuditLog, type AuditTarget, auditTarget } from '../../audit-log.js';
+import type { CallToolResult } from '../../sdk.js';
+import type { AnyTool, ToolContext, ToolOutput } from '../define-tool.js';
 import { type TimeoutSettings, timeoutSettings, toolTimeoutMs } from './timeouts.js';
 import { acceptJsonText, jsonTextFields } from './tool-json-schema.js';
 import { errorResult, successResult } from './tool-result.js';
-import type { AnyTool, ToolContext, ToolOutput } from './tools/define-tool.js';
 
 export interface RunOptions {
   /** Time limits; without them, 30 s (or XIPE_UIUX_TOOL_TIMEOUT_MS). */

@@ -1,14 +1,14 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { batchesAllowed, INVALID_REQUEST, ProtocolGuard } from './protocol-guard.js';
+import type { Logger } from '../../../shared/src/node/logger.js';
 import {
   isInitializeRequest,
   loadStreamableHttp,
   type StreamableHTTPServerTransport,
   type Transport,
-} from './sdk.js';
+} from '../sdk.js';
+import { batchesAllowed, INVALID_REQUEST, ProtocolGuard } from './protocol-guard.js';
 import { MemoryEventStore } from './sse-event-store.js';
 
 /**

@@ -1,11 +1,7 @@
-import { type ErrorCode, toErrorPayload, XipeError } from '../../shared/src/errors.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import type {
-  ResourceContext,
-  ResourceDefinition,
-  ResourceTemplateDefinition,
-} from './resources/registry.js';
-import { JsonRpcErrorCode, McpError, type ReadResourceResult, UriTemplate } from './sdk.js';
+import { type ErrorCode, toErrorPayload, XipeError } from '../../../shared/src/errors.js';
+import type { Logger } from '../../../shared/src/node/logger.js';
+import { JsonRpcErrorCode, McpError, type ReadResourceResult, UriTemplate } from '../sdk.js';
+import type { ResourceContext, ResourceDefinition, ResourceTemplateDefinition } from './registry.js';
 
 /**
  * resources/list, resources/templates/list and resources/read over the resource registry. A

@@ -3,7 +3,8 @@ import vm from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeBridge, silentLogger } from '../test-support/fake-bridge.js';
+import { FakeBridge, silentLogger } from '../../test-support/fake-bridge.js';
+import { createServer } from '../server.js';
 import {
   type HttpServerHandle,
   LOOPBACK_HOST,
@@ -12,7 +13,6 @@ import {
   type SessionServer,
   startHttpServer,
 } from './http-transport.js';
-import { createServer } from './server.js';
 
 const TOKEN = 'a'.repeat(64);
 const PORT = 4321;

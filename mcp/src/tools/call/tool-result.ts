@@ -1,7 +1,7 @@
-import { type ErrorCode, ErrorPayload, refusalMessage, XipeError } from '../../shared/src/errors.js';
-import type { ValidationIssue } from '../../shared/src/validation-issues.js';
-import type { CallToolResult } from './sdk.js';
-import { type ToolOutput, ToolReply } from './tools/define-tool.js';
+import { type ErrorCode, ErrorPayload, refusalMessage, XipeError } from '../../../../shared/src/errors.js';
+import type { ValidationIssue } from '../../../../shared/src/validation-issues.js';
+import type { CallToolResult } from '../../sdk.js';
+import { type ToolOutput, ToolReply } from '../define-tool.js';
 
 /** The failure object every tool returns (a contract: docs/architecture.md, Commands and tools). */
 export interface ToolErrorObject {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { XipeError } from '../../shared/src/errors.js';
-import { FakeBridge, toolContext } from '../test-support/fake-bridge.js';
+import { XipeError } from '../../../../shared/src/errors.js';
+import { FakeBridge, toolContext } from '../../../test-support/fake-bridge.js';
+import { defineTool } from '../define-tool.js';
 import { runTool } from './run-tool.js';
 import { TOOL_TIMEOUT_ENV, TOOL_TIMEOUT_GRACE_MS, timeoutSettings, toolTimeoutMs } from './timeouts.js';
-import { defineTool } from './tools/define-tool.js';
 
 describe('timeoutSettings', () => {
   it('defaults to 30 s for every tool', () => {

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { JSONRPCMessage, Transport } from './sdk.js';
+import type { JSONRPCMessage, Transport } from '../sdk.js';
 
 /**
  * Splits a byte stream into newline-delimited lines in linear time. The SDK's ReadBuffer re-joins

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CaptureEvent, EventsSinceResult } from '../../shared/src/index.js';
-import { XipeError } from '../../shared/src/index.js';
-import { silentLogger } from '../test-support/fake-bridge.js';
+import type { CaptureEvent, EventsSinceResult } from '../../../shared/src/index.js';
+import { XipeError } from '../../../shared/src/index.js';
+import { silentLogger } from '../../test-support/fake-bridge.js';
 import { CaptureInbox, type InboxHost } from './capture-inbox.js';
 
 const event = (seq: number, browser = 'b'): CaptureEvent => ({

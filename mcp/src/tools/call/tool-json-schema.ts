@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyTool } from './tools/define-tool.js';
+import type { AnyTool } from '../define-tool.js';
 
 /**
  * The input JSON Schema a tool shows in `tools/list` (DESIGN §5): derived from its zod schema, then

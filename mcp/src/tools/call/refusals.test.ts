@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { invalidInput } from '../../shared/src/errors.js';
-import { makeIssue } from '../../shared/src/validation-issues.js';
-import { FakeBridge, hostInfo, silentLogger } from '../test-support/fake-bridge.js';
+import { invalidInput } from '../../../../shared/src/errors.js';
+import { makeIssue } from '../../../../shared/src/validation-issues.js';
+import { FakeBridge, hostInfo, silentLogger } from '../../../test-support/fake-bridge.js';
+import { TOOLS } from '../registry.js';
 import { runTool } from './run-tool.js';
-import { TOOLS } from './tools/registry.js';
 
 /**
  * One grammar for every refusal an agent can get (DESIGN §4–§5):

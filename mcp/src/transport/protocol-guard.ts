@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from './sdk.js';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '../sdk.js';
 
 /**
  * A transport decorator between the wire and the SDK server, for the JSON-RPC and MCP lifecycle

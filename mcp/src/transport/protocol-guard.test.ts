@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../shared/src/node/logger.js';
-import { FakeBridge, silentLogger } from '../test-support/fake-bridge.js';
+import { createLogger } from '../../../shared/src/node/logger.js';
+import { FakeBridge, silentLogger } from '../../test-support/fake-bridge.js';
+import type { JSONRPCMessage } from '../sdk.js';
+import { createServer } from '../server.js';
 import { type BatchTransport, classify, normaliseOutgoing, ProtocolGuard } from './protocol-guard.js';
-import type { JSONRPCMessage } from './sdk.js';
-import { createServer } from './server.js';
 
 /** The wire side of a session: what the client would send and everything the server wrote. */
 class WireTransport implements BatchTransport {

@@ -1,4 +1,4 @@
-import type { EventStore, JSONRPCMessage } from './sdk.js';
+import type { EventStore, JSONRPCMessage } from '../sdk.js';
 
 /**
  * The events of one HTTP session, kept briefly so a client whose SSE stream broke can resume with

@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeBridge, hostInfo, silentLogger } from '../test-support/fake-bridge.js';
-import { createServer } from './server.js';
+import { FakeBridge, hostInfo, silentLogger } from '../../../test-support/fake-bridge.js';
+import { createServer } from '../../server.js';
+import { TOOLS } from '../registry.js';
 import { singleTyped } from './tool-json-schema.js';
-import { TOOLS } from './tools/registry.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

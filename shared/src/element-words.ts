@@ -1,0 +1,37 @@
+/**
+ * What a designer calls an element of a tag ("Button", "Heading"): the toolbar's item labels and the
+ * verify loop's differences use the same words. Tags missing here say nothing a designer would name.
+ */
+export const DESIGNER_WORDS: Readonly<Record<string, string>> = {
+  a: 'Link',
+  button: 'Button',
+  h1: 'Heading',
+  h2: 'Heading',
+  h3: 'Heading',
+  h4: 'Heading',
+  h5: 'Heading',
+  h6: 'Heading',
+  img: 'Image',
+  picture: 'Image',
+  svg: 'Icon',
+  video: 'Video',
+  nav: 'Navigation',
+  header: 'Header',
+  footer: 'Footer',
+  main: 'Main',
+  aside: 'Sidebar',
+  form: 'Form',
+  section: 'Section',
+  article: 'Article',
+  ul: 'List',
+  ol: 'List',
+  li: 'Item',
+  table: 'Table',
+  input: 'Field',
+  textarea: 'Field',
+  select: 'Field',
+  label: 'Label',
+  p: 'Text',
+  blockquote: 'Quote',
+  figure: 'Figure',
+};
