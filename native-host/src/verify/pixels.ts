@@ -26,7 +26,7 @@ export function decodeRgba(png: Buffer): Rgba {
 /**
  * A quick encoding: the diff image is read once, by a person, and is on the answer's path. Deflate
  * level 1 with one row filter (Paeth) instead of pngjs's default of trying all five on every row:
- * about a third of the time for a few per cent more bytes (bench/README.md, compare_with_reference).
+ * about a third of the time for a few per cent more bytes (docs/verify.md, Measured).
  */
 export function encodeRgba(image: Rgba): Buffer {
   const png = new PNG({ width: image.width, height: image.height });
