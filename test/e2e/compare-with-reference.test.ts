@@ -183,34 +183,29 @@ describe('compare_with_reference', () => {
     const other = await McpSession.start({ env: env.env, workspace: env.workspace });
     try {
       const clone = path.join(refsDir(), 'page-element-references', 'resources', 'area-1-structure.html');
-      const inQueue: string[] = [];
-      let comparing = true;
-      const watch = (async () => {
-        while (comparing) {
-          const status = await other.call('bridge_status');
-          for (const job of (status.body.capture_queue ?? []) as Array<{ label: string }>)
-            inQueue.push(job.label);
-          await new Promise((r) => setTimeout(r, 40));
-        }
-      })();
-      const compared = mcp
-        .call('compare_with_reference', { idea_folder: IDEA, area_id: 'area-1', file_path: clone }, 120_000)
-        .finally(() => {
-          comparing = false;
-        });
+      const compared = mcp.call(
+        'compare_with_reference',
+        { idea_folder: IDEA, area_id: 'area-1', file_path: clone },
+        120_000,
+      );
       const captures = [
         other.call('capture_screenshot', { idea_folder: IDEA, mode: 'full_page', url_contains: '/product' }),
         other.call('capture_area', { idea_folder: IDEA, selector: '.promo', url_contains: '/product' }),
         other.call('capture_screenshot', { idea_folder: IDEA, mode: 'viewport', url_contains: '/product' }),
       ];
       const [comparison, ...shots] = await Promise.all([compared, ...captures]);
-      await watch;
       for (const shot of shots) expect(shot?.isError, JSON.stringify(shot?.body)).toBe(false);
       expect(comparison.isError, JSON.stringify(comparison.body)).toBe(false);
       for (const [name, value] of Object.entries(comparison.body.scores as Record<string, number>))
         expect(value, `${name} ${JSON.stringify(comparison.body)}`).toBeGreaterThanOrEqual(0.98);
-      // The render's shot was a job of the queue, listed while it held its window.
-      expect(inQueue, inQueue.join(', ')).toContain('render_candidate');
+      // The render's shot ran as a job of the queue: its turn came after the page was read, before
+      // its first band (the extension's steps, in report.json).
+      const report = JSON.parse(
+        fs.readFileSync((comparison.body.files as Record<string, string>).report_json ?? '', 'utf8'),
+      ) as { timings: Record<string, number> };
+      const t = report.timings;
+      expect(t.extension_turn, JSON.stringify(t)).toBeGreaterThanOrEqual(t.extension_read ?? Infinity);
+      expect(t.extension_turn).toBeLessThanOrEqual(t.extension_band0_captured ?? -1);
     } finally {
       await other.close();
     }
