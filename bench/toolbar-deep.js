@@ -1,4 +1,4 @@
-// The toolbar's deep capture for `npm run bench` (issue #14 item 7), driven like a designer: Area
+// The toolbar's deep capture for `npm run bench`, driven like a designer: Area
 // mode (Deep capture is on by default there), a rectangle dragged over the catalogue fixture's
 // product grid (what `deep_capture_area` captures by selector; here only what the viewport shows),
 // Enter, then Save. Timed on the bench's clock with the toolbar's DOM polled through CDP every

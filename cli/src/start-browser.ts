@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { COMMANDS, type CommandSpec } from '../../shared/src/commands/index.js';
+import { COMMANDS } from '../../shared/src/commands/index.js';
 import type { HostInfo } from '../../shared/src/envelopes.js';
 import { scanRuntimeDir } from '../../shared/src/node/bridge/discovery.js';
 import { probeHost } from '../../shared/src/node/bridge/probe.js';
@@ -79,20 +79,14 @@ export async function waitForConnectedHost(o: {
   }
 }
 
-/**
- * Hook: opens the toolbar on the start page once the bridge has an `inject_toolbar` command (the
- * toolbar issue adds it). Until then it reports that the toolbar opens from the extension icon.
- */
+/** Opens the toolbar on the start page through the bridge, or says how the user opens it. */
 export async function openToolbarOnPage(
   descriptor: EndpointDescriptor,
   token: string,
   url: string,
 ): Promise<string> {
-  const spec: CommandSpec | undefined = (COMMANDS as Record<string, CommandSpec>).inject_toolbar;
-  if (spec === undefined)
-    return 'click the X-IPE UI/UX Reference icon in the browser toolbar to open the toolbar';
   // url_contains looks at a tab's origin and path only.
-  const params = spec.params.safeParse({ url_contains: originAndPath(url) });
+  const params = COMMANDS.inject_toolbar.params.safeParse({ url_contains: originAndPath(url) });
   if (!params.success) return 'click the X-IPE UI/UX Reference icon to open the toolbar';
   const outcome = await probeHost(descriptor, token, {
     timeoutMs: 20_000,

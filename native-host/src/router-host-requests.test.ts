@@ -7,7 +7,7 @@ import { Router } from './router.js';
 import type { ClientPort } from './router-ports.js';
 
 /**
- * The router's additions for issue 5: the host's own requests to the extension (ctx.extension,
+ * The router's additions for the host's own requests to the extension (ctx.extension,
  * used by save_screenshot), and capture events numbered, kept and broadcast (ctx.events).
  */
 const extensionInfo: ExtensionInfo = {

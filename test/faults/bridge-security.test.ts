@@ -1,5 +1,5 @@
 /**
- * Bridge security against the real host process (issue 7, "Hostile input"): every way a client can
+ * Bridge security against the real host process (Hostile input): every way a client can
  * fail the handshake is refused with the right code and the connection closed, a refused or
  * not-yet-authenticated client never gets an answer or an event, the files that guard the bridge
  * have owner-only modes, an unsafe pre-existing runtime dir is refused, and the token never

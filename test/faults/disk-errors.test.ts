@@ -1,5 +1,5 @@
 /**
- * Disk errors during a save (issue 7, "Faults"; docs/architecture.md, The idea store): whatever fails — a store folder that
+ * Disk errors during a save (Faults; docs/architecture.md, The idea store): whatever fails — a store folder that
  * is a file, the merged view that cannot be replaced, a full disk (bytes or inodes), a read-only
  * file system, an immutable folder — the save answers WRITE_ERROR naming the path and the OS
  * reason, and the idea's existing sessions, screenshots and reference-data.json are byte-identical

@@ -1,5 +1,5 @@
 /**
- * Framing fuzz against the real host process (issue 7, "Hostile input"): random bytes, lengths over
+ * Framing fuzz against the real host process (Hostile input): random bytes, lengths over
  * the cap, truncated frames, invalid UTF-8, valid frames with invalid envelopes and interleavings of
  * all of those with good traffic, on both the native link (host stdin) and the bridge socket.
  *

@@ -1,5 +1,5 @@
 /**
- * The host SIGKILLed at random points during 200 saves (issue 7, "Faults"): saves go through the
+ * The host SIGKILLed at random points during 200 saves (Faults): saves go through the
  * real host process over the bridge (`save_reference`), a few in flight at a time, and the host is
  * killed after a seeded-random number of requests and a random short delay, then restarted on the
  * same home and workspace. Afterwards: every file on disk parses (sessions, merged view, PNGs are

@@ -1,7 +1,7 @@
 /**
- * Load (issue 7, "Faults and load"): 3 browsers (3 real hosts, each with its fake extension) × 3
- * real MCP servers issuing calls concurrently for XIPE_LOAD_SECONDS (default 60, the issue's
- * duration). Every inject_script runs a script file carrying a per-call nonce and is routed to a
+ * Load: 3 browsers (3 real hosts, each with its fake extension) × 3
+ * real MCP servers issuing calls concurrently for XIPE_LOAD_SECONDS (default 60 seconds).
+ * Every inject_script runs a script file carrying a per-call nonce and is routed to a
  * chosen browser, whose extension echoes the code and its browser id back; saves carry a nonce in
  * source_url; list_tabs merges all three browsers. Checked: every call is answered (none lost),
  * every answer carries its own nonce and the right browser (no cross-talk), no error at all, and

@@ -1,5 +1,5 @@
 /**
- * Faults between the MCP server and the host (issue 7, "Faults"): a host SIGKILLed while a tool
+ * Faults between the MCP server and the host (Faults): a host SIGKILLed while a tool
  * call waits on it, an extension that never answers or answers late, an MCP server killed while
  * its call is pending. Each pending call ends with a clear error within a bound (never a hang), and
  * the next call works once a host is back — nobody restarts anything else by hand.

@@ -1,5 +1,5 @@
 /**
- * Page hostility (issue 7, "Hostile input"), in real headless Chromium with the built extension and
+ * Page hostility (Hostile input), in real headless Chromium with the built extension and
  * the real host: a page that overrides window.postMessage, EventTarget.prototype.addEventListener,
  * document.querySelector and Element.prototype.attachShadow before any script runs, then posts and
  * dispatches forged toolbar messages, cannot see the toolbar's listeners, its shadow root or its

@@ -1,5 +1,5 @@
 /**
- * Property-based tests of the reference-data schema and the idea store (issue 7, "Hostile input";
+ * Property-based tests of the reference-data schema and the idea store (Hostile input;
  * docs/architecture.md, The idea store), on real files in a temp workspace:
  * - random valid data round-trips: the saved session equals the input (as JSON) except that each
  *   `base64:` screenshot is replaced by the relative path of a file holding exactly those bytes;

@@ -1,5 +1,5 @@
 /**
- * A hostile page and a collector, both on loopback, for the capture attacks of issue 27: the page
+ * A hostile page and a collector, both on loopback, for the capture attacks a hostile page tries: the page
  * (on 127.0.0.1) hides remote loads in its SVG, its CSS and an SVG file, names 250 cross-site
  * images, and puts Markdown into its font family and URL; the collector (on localhost, another
  * site) logs every request it gets with its Cookie header and the fetch metadata that tells the
@@ -38,7 +38,7 @@ const PNG_1X1 = Buffer.from(
 );
 const FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 
-/** A CSS string that spells `url` in upper case with escapes, the way issue 27 smuggled it. */
+/** A CSS string that spells `url` in upper case with escapes, the way a hostile page smuggled it. */
 const escapedUrl = (collector: string, name: string) =>
   `URL(ht\\74p:\\2f\\2f ${collector.slice('http://'.length)}/${name})`;
 

@@ -1,7 +1,7 @@
 import { executeFunction } from '../../platform/browser.js';
 
 /**
- * Names reserved for toolbars, current and legacy. The project's own toolbar (issue 4) lives in a
+ * Names reserved for toolbars, current and legacy. The project's own toolbar lives in a
  * host element `x-ipe-uiux-toolbar` with marker `window.__xipeUiuxToolbar` (an object whose
  * optional `destroy()` tears it down); the legacy one used `.xipe-toolbar` elements, the
  * `window.__xipeToolbarInjected` guard and `<style>`/`<link>` elements with ids starting `xipe-`.
