@@ -4,7 +4,7 @@ import { IdeaFolderName } from '../reference-data.js';
 import { WorkspacePath } from './save-reference.js';
 
 /**
- * Handled by the native host for the toolbar's overlay (DESIGN §8, issue item "designer side"):
+ * Handled by the native host for the toolbar's overlay (DESIGN §8, the designer side of the verify loop):
  * the deep-captured areas of an idea, and one area's screenshot. The host reads the file, so the
  * page never gets a URL to anything in the workspace: the toolbar shows the bytes it is handed.
  */
