@@ -197,9 +197,10 @@ function phasesFromHostLog(home, areaId, calls) {
     return out;
   });
   const keys = [...new Set(flat.flatMap((f) => Object.keys(f)))];
-  return Object.fromEntries(
+  const p50 = Object.fromEntries(
     keys.map((k) => [k, median(flat.map((f) => f[k]).filter((v) => typeof v === 'number'))]),
   );
+  return { p50, calls: flat };
 }
 
 export async function benchDeepCaptureArea({
@@ -241,11 +242,11 @@ export async function benchDeepCaptureArea({
     };
     await timeCalls(1, 0); // a warm-up (engine bundle, HTTP cache)
     const spaced = await timeCalls(N(6, 2), 1_100);
-    const spacedPhases =
-      home === undefined ? null : phasesFromHostLog(home, 'area-90', spaced.samples.length);
+    const spacedLog = home === undefined ? null : phasesFromHostLog(home, 'area-90', spaced.samples.length);
+    const spacedPhases = spacedLog?.p50 ?? null;
     const chained = await timeCalls(N(6, 2), 0);
-    const chainedPhases =
-      home === undefined ? null : phasesFromHostLog(home, 'area-90', chained.samples.length);
+    const chainedLog = home === undefined ? null : phasesFromHostLog(home, 'area-90', chained.samples.length);
+    const chainedPhases = chainedLog?.p50 ?? null;
     const last = chained.obj;
     const lastText = chained.text;
     const resources = last.resource_count;
@@ -259,6 +260,9 @@ export async function benchDeepCaptureArea({
     );
     log(`  ${last.element_count} elements, ${resources} resources`);
     if (spacedPhases !== null) log(`  one call, phases (p50, ms): ${JSON.stringify(spacedPhases)}`);
+    // Each call's own steps: medians of different calls do not add up to any one call.
+    for (const [i, c] of (spacedLog?.calls ?? []).entries())
+      log(`    call ${i + 1}: ${Math.round(spaced.samples[i])} ms ${JSON.stringify(c)}`);
     if (chainedPhases !== null) log(`  back to back, phases (p50, ms): ${JSON.stringify(chainedPhases)}`);
     const round = (v) => Math.round(v);
     const one = entry('deep_capture_area', 'ms', spaced.samples, {

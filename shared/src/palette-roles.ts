@@ -29,17 +29,29 @@ function saturation(hex: string): number {
   return Math.round(((max - min) / (1 - Math.abs(2 * l - 1))) * 100);
 }
 
-/** `palette` most used first; the roles it suggests, by hex. */
-export function suggestRoles(palette: readonly UsedColor[]): Map<string, ColorRole> {
-  const roles = new Map<string, ColorRole>();
+/** Roles a palette has one colour for; `custom` may name any number. */
+const SINGLE_ROLES: readonly ColorRole[] = ['background', 'text', 'primary', 'secondary', 'accent'];
+
+/**
+ * `palette` most used first; the roles it suggests, by hex. `given` are roles already decided (the
+ * designer's, for colours of this palette): they are kept, and the guesses fill only the colours
+ * and the roles they leave free, so no two colours come out `primary`.
+ */
+export function suggestRoles(
+  palette: readonly UsedColor[],
+  given: ReadonlyMap<string, ColorRole> = new Map(),
+): Map<string, ColorRole> {
+  const roles = new Map<string, ColorRole>(given);
+  const taken = new Set<ColorRole>([...given.values()].filter((r) => SINGLE_ROLES.includes(r)));
+  const free = (e: UsedColor) => !roles.has(e.hex);
   const byUsage = (u: ColorUsage) => [...palette].sort((a, b) => b.usage[u] - a.usage[u]);
   const bg = byUsage('background')[0];
-  if (bg && bg.usage.background > 0) roles.set(bg.hex, 'background');
-  const text = byUsage('text').find((e) => !roles.has(e.hex) && e.usage.text > 0);
-  if (text) roles.set(text.hex, 'text');
-  const brand = palette.filter((e) => !roles.has(e.hex) && saturation(e.hex) >= 35);
-  const order: ColorRole[] = ['primary', 'secondary', 'accent'];
-  brand.slice(0, 3).forEach((e, i) => {
+  if (!taken.has('background') && bg && free(bg) && bg.usage.background > 0) roles.set(bg.hex, 'background');
+  const text = byUsage('text').find((e) => free(e) && e.usage.text > 0);
+  if (!taken.has('text') && text) roles.set(text.hex, 'text');
+  const brand = palette.filter((e) => free(e) && saturation(e.hex) >= 35);
+  const order = (['primary', 'secondary', 'accent'] as const).filter((r) => !taken.has(r));
+  brand.slice(0, order.length).forEach((e, i) => {
     const role = order[i];
     if (role) roles.set(e.hex, role);
   });

@@ -82,6 +82,34 @@ async function openWithToolbar(name: string): Promise<{ page: Page; ui: ToolbarD
   return { page, ui };
 }
 
+/**
+ * Run in the page: the saturated colours (HSL saturation ≥ 35 %) the area under `selector` paints
+ * its text, backgrounds and borders with, most used first, as `#rrggbb`.
+ */
+function areaBrandColours(selector: string): string[] {
+  const counts = new Map<string, number>();
+  const root = document.querySelector(selector);
+  const add = (css: string) => {
+    const m = /^rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)$/.exec(css);
+    if (!m || m[4] === '0') return;
+    const [r, g, b] = [m[1], m[2], m[3]].map(Number) as [number, number, number];
+    const max = Math.max(r, g, b) / 255;
+    const min = Math.min(r, g, b) / 255;
+    const l = (max + min) / 2;
+    const sat = max === min ? 0 : (max - min) / (1 - Math.abs(2 * l - 1));
+    if (sat < 0.35) return;
+    const hex = `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    counts.set(hex, (counts.get(hex) ?? 0) + 1);
+  };
+  for (const el of root ? [root, ...Array.from(root.querySelectorAll('*'))] : []) {
+    const s = getComputedStyle(el);
+    add(s.backgroundColor);
+    if (el.textContent?.trim()) add(s.color);
+    if (s.borderTopStyle !== 'none') add(s.borderTopColor);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([hex]) => hex);
+}
+
 async function pageState(page: Page) {
   return page.evaluate(() => ({
     x: window.scrollX,
@@ -142,6 +170,26 @@ describe('toolbar deep capture', () => {
     ({ page, ui } = await reopen(page));
     expect(await ui.text(DEEP_LINE)).toMatch(/^deep · \d+ elements/);
 
+    // A colour of the area from the page palette, named by the designer: the area's tokens and
+    // summary say what the designer said, not the palette's guess.
+    const used = await page.evaluate(areaBrandColours, '.features');
+    await ui.click('.section .btn.secondary');
+    await ui.waitForCount('.palette .swatch', await ui.count('.palette .swatch'));
+    let picked: string | undefined;
+    for (const hex of used) {
+      if ((await ui.count(`.palette .swatch[data-hex="${hex}"]`)) === 0) continue;
+      picked = hex;
+      break;
+    }
+    if (picked === undefined) throw new Error(`no palette swatch for the area's colours ${used.join(', ')}`);
+    await ui.click(`.palette .swatch[data-hex="${picked}"]`);
+    const guessed = /as (\w+)\.$/.exec(await ui.waitForStatus(/^Added #/))?.[1];
+    const [role, key] = guessed === 'secondary' ? (['accent', 'a'] as const) : (['secondary', 's'] as const);
+    await ui.focus('.list .item select.role');
+    await page.keyboard.press(key);
+    // The role goes to the worker with the select's change event; Save comes after it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
     await ui.click(SAVE);
     await ui.waitForStatus(/^Saved session 1 /, 30_000);
     const session = readSession(1);
@@ -164,8 +212,16 @@ describe('toolbar deep capture', () => {
     const shot = fs.readFileSync(path.join(refsDir(), 'screenshots', 'area-1.png'));
     expect(shot.equals(fs.readFileSync(path.join(refsDir(), 'screenshots', 'elem-001-crop.png')))).toBe(true);
 
+    expect(session.colors?.map((c) => [c.hex, (c as { role?: string }).role])).toEqual([[picked, role]]);
     const referenced = readReferenced();
     expect(referenced.version).toBe('3.0');
+    const areaColours = (
+      referenced.areas[0] as { design_tokens?: { colors: { hex: string; role: string | null }[] } }
+    ).design_tokens?.colors;
+    expect(areaColours?.find((c) => c.hex === picked)?.role, `${picked} in the area's tokens`).toBe(role);
+    expect(areaColours?.filter((c) => c.role === role)).toHaveLength(1);
+    const summary = fs.readFileSync(path.join(pageRefs(), 'summarized-uiux-reference.md'), 'utf8');
+    expect(summary).toContain(`${picked} ${role}`);
     expect(referenced.areas.map((a) => [a.area_id, a.instruction])).toEqual([
       ['area-1', 'Rebuild the feature grid; keep the card shadows'],
     ]);

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ReferenceData } from '../../shared/src/reference-data.js';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
@@ -20,6 +19,7 @@ import { clickMiddle, rectOf } from '../helpers/toolbar-driver.js';
 import {
   COLOUR_SAMPLES,
   capturesATallElement,
+  costsAnIdlePageNothing,
   cropsClearOfFixedNavbar,
   ratesTextByItsPixels,
   samplesThePixel,
@@ -51,54 +51,9 @@ describe('toolbar on real-looking pages (DPR 1)', () => {
     await env?.dispose();
   });
 
-  async function metrics(page: Page): Promise<Record<string, number>> {
-    const session = await page.createCDPSession();
-    try {
-      await session.send('Performance.enable');
-      const { metrics: list } = await session.send('Performance.getMetrics');
-      return Object.fromEntries(list.map((m) => [m.name, m.value]));
-    } finally {
-      await session.detach();
-    }
-  }
-
   it('costs an idle page nothing: no toggle events, no style or layout work, still above page popovers', async () => {
     const { page } = await openRealPage(open, '/real/agency');
-    await page.evaluate(() => {
-      const w = window as { __toggles?: number };
-      w.__toggles = 0;
-      document.addEventListener('toggle', () => (w.__toggles = (w.__toggles ?? 0) + 1), true);
-    });
-    const ui = await openToolbar(env.browser, page);
-    await sleep(500);
-    const before = await metrics(page);
-    const togglesBefore = await page.evaluate(() => (window as { __toggles?: number }).__toggles);
-    await sleep(2000);
-    const after = await metrics(page);
-    const toggles =
-      (await page.evaluate(() => (window as { __toggles?: number }).__toggles ?? 0)) - (togglesBefore ?? 0);
-    expect(toggles).toBe(0);
-    expect((after.RecalcStyleCount ?? 0) - (before.RecalcStyleCount ?? 0)).toBe(0);
-    expect((after.LayoutCount ?? 0) - (before.LayoutCount ?? 0)).toBe(0);
-
-    // A page's own popover still goes under the toolbar, and the page's toggle events settle.
-    await page.evaluate(() => {
-      const pop = document.createElement('div');
-      pop.id = 'page-popover';
-      pop.popover = 'manual';
-      pop.setAttribute('style', 'inset:0;width:100vw;height:100vh;margin:0;background:rgba(0,0,0,.4)');
-      document.body.append(pop);
-      pop.showPopover();
-    });
-    await sleep(300);
-    const settled = await page.evaluate(() => (window as { __toggles?: number }).__toggles ?? 0);
-    await sleep(1000);
-    expect(await page.evaluate(() => (window as { __toggles?: number }).__toggles ?? 0)).toBe(settled);
-    const c = await ui.center('.panel');
-    expect(await page.evaluate((x, y) => document.elementFromPoint(x, y)?.localName, c.x, c.y)).toBe(
-      'x-ipe-uiux-toolbar',
-    );
-    await ui.detach();
+    await costsAnIdlePageNothing(env, page);
   });
 
   it.each(COLOUR_SAMPLES)('samples the colour of the pixel: $name', (c) => samplesThePixel(ctx(), c));

@@ -114,6 +114,11 @@ export class ToolbarDriver {
     await this.page.mouse.click(x, y);
   }
 
+  /** Gives a toolbar control the keyboard focus (as Tab would), for the real key presses that follow. */
+  async focus(selector: string, index = 0): Promise<void> {
+    await this.session.send('DOM.focus', { nodeId: await this.one(selector, index) });
+  }
+
   async text(selector: string, index = 0): Promise<string> {
     const nodeId = await this.one(selector, index);
     const { outerHTML } = await this.session.send('DOM.getOuterHTML', { nodeId });

@@ -242,3 +242,56 @@ export async function showsNoHoverInAnArea({ env, open, dpr }: ScenarioContext):
   expect(cmp.mismatch).toBe(0);
   await ui.detach();
 }
+
+async function metrics(page: Page): Promise<Record<string, number>> {
+  const session = await page.createCDPSession();
+  try {
+    await session.send('Performance.enable');
+    const { metrics: list } = await session.send('Performance.getMetrics');
+    return Object.fromEntries(list.map((m) => [m.name, m.value]));
+  } finally {
+    await session.detach();
+  }
+}
+
+/**
+ * An open toolbar on an idle page does nothing: no `toggle` events, no style recalculation, no
+ * layout; a popover the page opens afterwards still goes under it, and the page's toggle events
+ * settle (answering its own once looped). `page` is loaded and settled, the toolbar not yet open.
+ */
+export async function costsAnIdlePageNothing(env: BrowserEnv, page: Page): Promise<void> {
+  const toggles = () => page.evaluate(() => (window as { __toggles?: number }).__toggles ?? 0);
+  await page.evaluate(() => {
+    const w = window as { __toggles?: number };
+    w.__toggles = 0;
+    document.addEventListener('toggle', () => (w.__toggles = (w.__toggles ?? 0) + 1), true);
+  });
+  const ui = await openToolbar(env.browser, page);
+  await sleep(500);
+  const before = await metrics(page);
+  const togglesBefore = await toggles();
+  await sleep(2000);
+  const after = await metrics(page);
+  expect((await toggles()) - togglesBefore).toBe(0);
+  expect((after.RecalcStyleCount ?? 0) - (before.RecalcStyleCount ?? 0)).toBe(0);
+  expect((after.LayoutCount ?? 0) - (before.LayoutCount ?? 0)).toBe(0);
+
+  await page.evaluate(() => {
+    const pop = document.createElement('div');
+    pop.id = 'page-popover';
+    pop.popover = 'manual';
+    pop.setAttribute('style', 'inset:0;width:100vw;height:100vh;margin:0;background:rgba(0,0,0,.4)');
+    document.body.append(pop);
+    pop.showPopover();
+  });
+  await sleep(300);
+  const settled = await toggles();
+  await sleep(1000);
+  expect(await toggles()).toBe(settled);
+  const c = await ui.center('.panel');
+  expect(await page.evaluate((x, y) => document.elementFromPoint(x, y)?.localName, c.x, c.y)).toBe(
+    'x-ipe-uiux-toolbar',
+  );
+  await page.evaluate(() => document.getElementById('page-popover')?.remove());
+  await ui.detach();
+}

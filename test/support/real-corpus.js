@@ -124,16 +124,30 @@ export async function startCorpusServer(pages) {
 }
 
 /**
- * The areas of a page, by rule (run in the page at the top of the page): section-level elements —
- * `header`, `footer`, `section`, `article`, `aside`, `form`, `nav`, `main` — and grid rows
- * (`.row`), shown, at least 300×80 px and not fixed or sticky, ranked by their area with the height
- * counted up to `maxHeight`. The largest is taken, then each next largest that neither holds nor
- * sits inside one already taken, up to `count`; the page's largest grid row is always one of them
- * when it has one. A page that gives fewer than two this way is filled up with its largest `div`s,
- * by the same rule. Returns a selector (an nth-child path) and the rect of each.
+ * The areas of a page, by rule (run in the page at the top of the page), up to `count`:
+ *
+ * 1. Section-level elements — `header`, `footer`, `section`, `article`, `aside`, `form`, `nav`,
+ *    `main` — and grid rows (`.row`), shown, not fixed or sticky, at least as large as the floor
+ *    (300×80 px first), ranked by their area with the height counted up to `maxHeight`. The page's
+ *    largest grid row is taken, then each next largest that neither holds nor sits inside one
+ *    already taken.
+ * 2. Fewer than two: the largest `div`s fill up, by the same rule.
+ * 3. Still fewer than two (one container holds the page: a login card, a 404 message): the rule
+ *    descends into the largest area taken and adds its largest blocks (a form, a card, a heading
+ *    block) that cover at most three quarters of what it shows (both cut at `maxHeight`, as the
+ *    bench cuts them to the viewport) and neither hold nor sit inside one another.
+ * 4. Still fewer than two: the floor is lowered (150×40, then 60×16) and steps 1–3 run again.
+ *
+ * Returns a selector (an nth-child path) and the kind of each, top to bottom (a container before
+ * what it holds). A page with a single visible block gives one area.
  */
 export function selectAreas(count, maxHeight) {
   const SECTION = 'header, footer, section, article, aside, form, nav, main, .row';
+  const FLOORS = [
+    [300, 80],
+    [150, 40],
+    [60, 16],
+  ];
   const pathOf = (el) => {
     const parts = [];
     for (let e = el; e !== null && e !== document.body; e = e.parentElement) {
@@ -149,26 +163,58 @@ export function selectAreas(count, maxHeight) {
     }
     return true;
   };
-  const rank = (selector) => {
+  const rank = (elements, [minWidth, minHeight]) => {
     const scored = [];
-    for (const el of document.querySelectorAll(selector)) {
+    for (const el of elements) {
       const r = el.getBoundingClientRect();
-      if (r.width < 300 || r.height < 80 || r.right <= 0 || r.left >= innerWidth || !shown(el)) continue;
+      if (r.width < minWidth || r.height < minHeight || r.right <= 0 || r.left >= innerWidth) continue;
+      if (!shown(el)) continue;
       scored.push({ el, row: el.matches('.row'), score: r.width * Math.min(r.height, maxHeight) });
     }
     return scored.sort((a, b) => b.score - a.score);
   };
-  const scored = rank(SECTION);
   const taken = [];
-  const free = (c) => taken.every((t) => !t.el.contains(c.el) && !c.el.contains(t.el));
-  const row = scored.find((c) => c.row);
-  if (row !== undefined) taken.push(row);
-  for (const c of scored) if (taken.length < count && c !== row && free(c)) taken.push(c);
-  // Pages built of divs alone: the largest divs fill up to two areas, by the same rule.
-  for (const c of taken.length < 2 ? rank('div') : []) {
-    if (taken.length < 2 && free(c)) taken.push(c);
+  const nested = (a, b) => a.el.contains(b.el) || b.el.contains(a.el);
+  const free = (c) => taken.every((t) => !nested(t, c));
+  const isTaken = (c) => taken.some((t) => t.el === c.el);
+  // The share of what `outer` shows (its first `maxHeight` px) that `c` shows too.
+  const covered = (c, outer) => {
+    if (outer.el === document.body) return 0;
+    const a = outer.el.getBoundingClientRect();
+    const b = c.el.getBoundingClientRect();
+    const bottom = (r) => r.top + Math.min(r.height, maxHeight);
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(bottom(a), bottom(b)) - Math.max(a.top, b.top);
+    return w <= 0 || h <= 0 ? 0 : (w * h) / (a.width * Math.min(a.height, maxHeight));
+  };
+  const blocks = (root) =>
+    [...root.querySelectorAll('*')].filter(
+      (el) => !/^(inline|contents|none)/.test(getComputedStyle(el).display),
+    );
+
+  for (const floor of FLOORS) {
+    if (taken.length >= 2) break;
+    const sections = rank(document.querySelectorAll(SECTION), floor).filter((c) => !isTaken(c));
+    const row = sections.find((c) => c.row && free(c));
+    if (row !== undefined && taken.length < count) taken.push(row);
+    for (const c of sections) if (taken.length < count && free(c)) taken.push(c);
+    for (const c of taken.length < 2 ? rank(document.querySelectorAll('div'), floor) : []) {
+      if (taken.length < 2 && free(c)) taken.push(c);
+    }
+    if (taken.length >= 2) break;
+    // One container holds the page: its largest blocks, clearly smaller than it, are areas too.
+    const outer = taken[0] ?? { el: document.body };
+    const inside = [];
+    for (const c of rank(blocks(outer.el), floor)) {
+      if (taken.length >= count || covered(c, outer) > 0.75) continue;
+      if (inside.every((t) => !nested(t, c)) && taken.every((t) => t === outer || !nested(t, c))) {
+        inside.push(c);
+        taken.push(c);
+      }
+    }
   }
-  taken.sort((a, b) => a.el.getBoundingClientRect().top - b.el.getBoundingClientRect().top);
+  const top = (t) => t.el.getBoundingClientRect().top;
+  taken.sort((a, b) => top(a) - top(b) || (a.el.contains(b.el) ? -1 : b.el.contains(a.el) ? 1 : 0));
   return taken.map((t) => ({ selector: pathOf(t.el), kind: t.el.matches('.row') ? 'row' : t.el.localName }));
 }
 

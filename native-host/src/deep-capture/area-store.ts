@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
 import { areaTokens } from '../../../shared/src/deep-capture/area-tokens.js';
 import { buildClone } from '../../../shared/src/deep-capture/clone/index.js';
+import type { DesignerColor } from '../../../shared/src/deep-capture/designer-roles.js';
 import { type LocalResource, toReferencedArea } from '../../../shared/src/deep-capture/referenced-area.js';
 import {
   mergeReferencedElements,
@@ -42,6 +43,8 @@ export interface AreaWrite {
   png: Buffer;
   areaId: string | null;
   instruction: string;
+  /** The designer's colours and roles from the toolbar session (their roles win in the tokens). */
+  colorRoles?: readonly DesignerColor[] | undefined;
   /** Files by original URL. */
   files: ReadonlyMap<string, PreparedFile>;
   /** Pixel images by node index. */
@@ -92,7 +95,7 @@ export interface AreaProjection {
   area: ReferencedArea & { source_url: string; design_tokens: ReturnType<typeof areaTokens> };
 }
 
-type AreaContent = Pick<AreaWrite, 'capture' | 'instruction' | 'files' | 'pixelFiles'>;
+type AreaContent = Pick<AreaWrite, 'capture' | 'instruction' | 'colorRoles' | 'files' | 'pixelFiles'>;
 
 function projectArea(w: AreaContent, areaId: string, svg: SvgSanitizer): AreaProjection {
   const local = new Map<string, LocalResource>(
@@ -130,7 +133,7 @@ function projectArea(w: AreaContent, areaId: string, svg: SvgSanitizer): AreaPro
       },
     }),
     source_url: w.capture.url,
-    design_tokens: areaTokens(w.capture),
+    design_tokens: areaTokens(w.capture, w.colorRoles),
   };
   return { areaId, local, clone, area };
 }

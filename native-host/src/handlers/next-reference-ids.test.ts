@@ -46,6 +46,21 @@ describe('next_reference_ids', () => {
     });
   });
 
+  it('starts elements past the highest element crop, so a new elem-NNN gets elem-NNN-crop.png', async () => {
+    const refs = path.join(ws, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');
+    await fs.mkdir(path.join(refs, 'screenshots'), { recursive: true });
+    await fs.writeFile(
+      path.join(refs, 'reference-data.json'),
+      JSON.stringify({ elements: [{ id: 'elem-002' }] }),
+    );
+    for (const name of ['elem-001-crop.png', 'elem-005-crop.png', 'full-page-009.png', 'area-12.png'])
+      await fs.writeFile(path.join(refs, 'screenshots', name), '');
+    expect(await nextReferenceIds({ idea_folder: IDEA }, ctx([ws]))).toEqual({
+      next_color: 1,
+      next_element: 6,
+    });
+  });
+
   it('refuses unknown ideas, unsafe names and unregistered workspaces', async () => {
     await expect(nextReferenceIds({ idea_folder: 'nope' }, ctx([ws]))).rejects.toMatchObject({
       code: 'IDEA_NOT_FOUND',

@@ -5,6 +5,7 @@ import {
   type NextReferenceIdsResult,
 } from '../../../shared/src/commands/next-reference-ids.js';
 import { validationError } from '../../../shared/src/errors.js';
+import { ELEMENT_CROP_PATTERN, numbersIn } from '../../../shared/src/node/idea-store/numbering.js';
 import { ideaNotFound, ideaPaths } from '../../../shared/src/node/idea-store/path-safety.js';
 import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
 import type { HostHandler } from './types.js';
@@ -35,9 +36,19 @@ async function readJson(file: string): Promise<unknown> {
   }
 }
 
+/** Highest NNN of the `elem-NNN-crop.png` files in the idea's screenshots (0 when none). */
+async function maxCrop(screenshotsDir: string): Promise<number> {
+  const names = await fs.readdir(screenshotsDir).catch(() => [] as string[]);
+  return numbersIn(names, ELEMENT_CROP_PATTERN).at(-1) ?? 0;
+}
+
 /**
  * `next_reference_ids`: scans the merged view and every session (a session written just before a
- * crash may not be merged yet), read-only.
+ * crash may not be merged yet), read-only. The next element number is also past every element
+ * crop in the idea: a crop is numbered the next free of its kind when it is written (docs/design.md
+ * §4), so starting the elements there too lets a new session's `elem-NNN` land on
+ * `elem-NNN-crop.png` instead of on a number an earlier session's crop already has (an agent's crops
+ * without ids, elements saved without crops and gaps all make the two counts drift apart).
  */
 export const nextReferenceIds: HostHandler = async (params, ctx): Promise<NextReferenceIdsResult> => {
   const parsed = NextReferenceIdsParams.safeParse(params ?? {});
@@ -57,5 +68,6 @@ export const nextReferenceIds: HostHandler = async (params, ctx): Promise<NextRe
     color = Math.max(color, m.color);
     element = Math.max(element, m.element);
   }
+  element = Math.max(element, await maxCrop(paths.screenshotsDir));
   return { next_color: color + 1, next_element: element + 1 };
 };

@@ -390,4 +390,34 @@ describe('save_area', () => {
     await session({ primary: '#0b57d0' });
     expect(read()).toMatchObject({ ...expected, color: { primary: { $value: { hex: '#0b57d0' } } } });
   });
+  it("gives the area's colours the roles the designer picked them with, in the JSON, the summary and the DTCG file", async () => {
+    const root = shot.nodes[0];
+    if (root === undefined) throw new Error('no root');
+    root.text = 'Pricing';
+    root.styles = { ...root.styles, color: 'rgb(17, 24, 39)', 'background-color': 'rgb(37, 99, 235)' };
+    // The designer's pick of the text colour came out one step off (a sampled pixel).
+    await save({
+      instruction: 'The card',
+      color_roles: [
+        { hex: '#121828', role: 'secondary' },
+        { hex: '#2563eb', role: 'background' },
+      ],
+    });
+    const tokens = (readFile().areas[0] as { design_tokens?: { colors: { hex: string; role: string }[] } })
+      .design_tokens;
+    expect(tokens?.colors.map((c) => [c.hex, c.role])).toEqual(
+      expect.arrayContaining([
+        ['#111827', 'secondary'],
+        ['#2563eb', 'background'],
+      ]),
+    );
+    const summary = fs.readFileSync(path.join(pageRefs(), 'summarized-uiux-reference.md'), 'utf8');
+    expect(summary).toContain('#111827 secondary');
+    expect(summary).toContain('#2563eb background');
+    const dtcg = JSON.parse(fs.readFileSync(path.join(refs(), 'design-tokens.tokens.json'), 'utf8'));
+    expect(dtcg.area['area-1'].color).toMatchObject({
+      secondary: { $value: { hex: '#111827' } },
+      background: { $value: { hex: '#2563eb' } },
+    });
+  });
 });

@@ -22,6 +22,7 @@ import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.
 import { invalidField, validationError, XipeError } from '../../../shared/src/errors.js';
 import { ideaPaths, prepareIdeaDirs } from '../../../shared/src/node/idea-store/path-safety.js';
 import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
+import { loadSvgSanitizer } from '../../../shared/src/node/svg-sanitizer.js';
 import { type AreaProjection, projectAhead, writeArea } from '../deep-capture/area-store.js';
 import {
   decodeDataUrl,
@@ -189,6 +190,9 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
   const workspace = resolveWorkspace({ ...caller(ctx), requested: p.workspace });
   // An unknown idea is refused before the browser is asked for anything.
   const dirs = await prepareIdeaDirs(ideaPaths(workspace, p.idea_folder), p.idea_folder);
+  // The clone's SVG sanitizer (jsdom) loads while the browser captures, not after: the host starts
+  // without it, and loading it takes longer than building a clone. A failure surfaces where it is used.
+  loadSvgSanitizer().catch(() => undefined);
   let deadline = Date.now() + p.timeout_ms;
   const left = () => Math.max(1_000, deadline - Date.now());
   const raw = await ctx.extension.request(
@@ -227,18 +231,24 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
   // Unless pixels cut from the screenshot are still to come, the clone and the area's JSON are
   // computed while the screenshot is shot (writeArea checks the area id under the lock).
   const needsCuts = capture.nodes.some((n) => n.pixels?.from_crop === true && n.pixels.data_url === null);
+  let projectedAt: number | null = null;
+  let projectMs: number | null = null;
   const ahead = needsCuts
     ? Promise.resolve(null)
     : resources.then(async ({ files }) => {
         const pixelFiles = await gatherPixels(capture);
+        const from = performance.now();
         const projected: AreaProjection = await projectAhead({
           dirs,
           areaId: p.area_id ?? null,
           capture,
           instruction: p.instruction,
+          colorRoles: p.color_roles,
           files,
           pixelFiles,
         });
+        projectedAt = performance.now();
+        projectMs = projectedAt - from;
         return { pixelFiles, projected };
       });
   const [{ files, skipped }, area, early] = await Promise.all([resources, pixels, ahead]);
@@ -253,6 +263,7 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     png: png.bytes,
     areaId: p.area_id ?? null,
     instruction: p.instruction,
+    colorRoles: p.color_roles,
     files,
     pixelFiles,
     now: new Date(),
@@ -270,6 +281,8 @@ export const saveAreaHandler: HostHandler = async (params, ctx): Promise<SaveAre
     engine_ms: capture.diagnostics.elapsed_ms,
     resources_ms: Math.round(fetched - started),
     pixels_ms: Math.round(pixelsAt - started),
+    projected_ms: projectedAt === null ? null : Math.round(projectedAt - started),
+    project_ms: projectMs === null ? null : Math.round(projectMs),
     write_ms: Math.round(performance.now() - prepared),
     extension: area.timings ?? shot.data.timings,
   });

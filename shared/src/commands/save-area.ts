@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CaptureRect } from '../deep-capture/area-capture.js';
 import { AreaId } from '../deep-capture/referenced-elements.js';
+import { COLOR_ROLES } from '../design-tokens.js';
 import { IdeaFolderName } from '../reference-data.js';
 import { quoteShort } from '../tab-match.js';
 import { refineOneLocator, StagedCaptureId } from './capture-area.js';
@@ -27,6 +28,14 @@ export const SaveAreaParams = TabTarget.extend({
   /** `area-N`; default the next free one. An existing id is replaced. */
   area_id: AreaId.optional(),
   instruction: z.string().max(65_536).default(''),
+  /**
+   * Colours the designer picked and named in the same toolbar session: in the area's tokens and
+   * summary their roles win over the palette's guess for the same colour (or one a hair apart).
+   */
+  color_roles: z
+    .array(z.object({ hex: z.string().regex(/^#[0-9a-f]{6}$/i), role: z.enum(COLOR_ROLES) }).strict())
+    .max(256)
+    .optional(),
   timeout_ms: z.number().int().positive().max(600_000).default(60_000),
 })
   .strict()

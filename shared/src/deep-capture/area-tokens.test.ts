@@ -65,6 +65,49 @@ describe('areaTokens', () => {
     expect(tokens.colors.some((c) => c.hex === '#ff0000')).toBe(false);
   });
 
+  it("takes the designer's role for a colour picked in the session, exact or a hair apart, and guesses the rest around it", () => {
+    const picked = areaTokens(card, [
+      { hex: '#2563eb', role: 'secondary' },
+      // #1d4ed8 as a sampled pixel might come out: a CIEDE2000 step under 1.
+      { hex: '#1e4fd9', role: 'primary' },
+      { hex: '#ff00ff', role: 'accent' },
+    ]);
+    const role = (hex: string) => picked.colors.find((c) => c.hex === hex)?.role;
+    expect(role('#2563eb')).toBe('secondary');
+    expect(role('#1d4ed8')).toBe('primary');
+    expect(role('#111827')).toBe('text');
+    expect(picked.colors.filter((c) => c.role === 'primary')).toHaveLength(1);
+    // The guess never hands out a role the designer gave (accent went to a colour not in the area).
+    expect(picked.colors.filter((c) => c.role === 'accent')).toHaveLength(0);
+    const area = {
+      ...toReferencedArea(card, {
+        areaId: 'area-1',
+        instruction: '',
+        screenshot: 'screenshots/area-1.png',
+        names: ['section-1', 'heading-1', 'text-1', 'link-1', 'gap-1'],
+        resources: new Map(),
+        pixelResource: () => null,
+        clone: { structure_html: 'x.html', styles_css: 'x.css' },
+      }),
+      design_tokens: picked,
+    };
+    const summary = renderSummary(
+      'Idea',
+      mergeReferencedElements(null, {
+        source_url: card.url,
+        timestamp: 't',
+        areas: [area],
+        static_resources: [],
+      }),
+    );
+    expect(summary).toContain('#2563eb secondary');
+    expect(summary).toContain('#1d4ed8 primary');
+    // A colour clearly apart keeps its guess.
+    expect(
+      areaTokens(card, [{ hex: '#3b82f6', role: 'accent' }]).colors.find((c) => c.hex === '#2563eb')?.role,
+    ).toBe('primary');
+  });
+
   it('follows inherited type up the tree to each text', () => {
     expect(tokens.typography).toEqual(
       expect.arrayContaining([

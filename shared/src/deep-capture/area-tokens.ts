@@ -2,10 +2,12 @@ import { type ColorRole, parseFontFamily } from '../design-tokens.js';
 import { type ColorUsage, suggestRoles } from '../palette-roles.js';
 import type { AreaCapture, CaptureNode } from './area-capture.js';
 import { readableColor } from './clone/declarations.js';
+import { type DesignerColor, designerRoles } from './designer-roles.js';
 
 /**
  * The design tokens an area uses, read from its capture: colours with where they are used (text,
- * background, border) and the palette role the toolbar would guess for them (shared rule), type
+ * background, border) and their palette role — the designer's, for a colour picked and named in
+ * the same toolbar session (designer-roles.ts), else the guess the toolbar would make (shared rule), type
  * styles actually applied to text, and the
  * spacing, radius and shadow values in use, each with how often it occurs. Inherited values are
  * followed up the capture's tree, so a paragraph that inherits its font still counts it.
@@ -71,7 +73,8 @@ function ranked(map: Map<string, number>, limit: number): ValueToken[] {
     .slice(0, limit);
 }
 
-export function areaTokens(capture: AreaCapture): AreaTokens {
+/** `designer`: the colours picked in the toolbar session that captured the area, with their roles. */
+export function areaTokens(capture: AreaCapture, designer: readonly DesignerColor[] = []): AreaTokens {
   const { nodes } = capture;
   const colors = new Map<string, { count: number; usage: Record<ColorUsage, number> }>();
   const addColor = (value: string, use: ColorUsage) => {
@@ -118,7 +121,13 @@ export function areaTokens(capture: AreaCapture): AreaTokens {
     .map(([hex, e]) => ({ hex, ...e }))
     .sort(byCount)
     .slice(0, 24);
-  const roles = suggestRoles(used);
+  const roles = suggestRoles(
+    used,
+    designerRoles(
+      used.map((c) => c.hex),
+      designer,
+    ),
+  );
   const colorTokens: ColorToken[] = used.map((c) => ({
     hex: c.hex,
     count: c.count,

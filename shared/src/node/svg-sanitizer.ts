@@ -2,8 +2,9 @@ import { createSvgSanitizer, type SvgSanitizer, type SvgWindow } from '../deep-c
 
 /**
  * The SVG sanitizer in Node (the host, the final gate before anything is written): DOMPurify over
- * jsdom's DOM, loaded on first use (the host starts without it) and kept for the process. jsdom
- * runs no scripts and loads no resources unless asked, so parsing hostile markup reaches nothing.
+ * jsdom's DOM, loaded on first use (the host starts without it; save_area asks for it as a capture
+ * starts) and kept for the process. jsdom runs no scripts and loads no resources unless asked, so
+ * parsing hostile markup reaches nothing.
  */
 
 let loading: Promise<SvgSanitizer> | null = null;

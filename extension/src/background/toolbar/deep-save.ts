@@ -1,5 +1,5 @@
 import { SAVE_AREA, SaveAreaResult } from '../../../../shared/src/commands/save-area.js';
-import type { CollectedElement } from '../../../../shared/src/toolbar-messages.js';
+import type { CollectedColor, CollectedElement } from '../../../../shared/src/toolbar-messages.js';
 import type { CollectionStore } from './collection-store.js';
 import type { HostLink } from './host-link.js';
 
@@ -47,9 +47,12 @@ export async function saveAreas(args: {
   store: CollectionStore;
   tabId: number;
   elements: readonly CollectedElement[];
+  /** The session's colours: their roles win in the areas' tokens over the guessed ones. */
+  colors: readonly CollectedColor[];
   target: SaveTarget;
 }): Promise<Map<string, DeepAssets>> {
   const { host, store, tabId, target } = args;
+  const colorRoles = args.colors.map((c) => ({ hex: c.hex, role: c.role }));
   const out = new Map<string, DeepAssets>();
   for (const item of args.elements) {
     const deep = item.deep;
@@ -66,6 +69,7 @@ export async function saveAreas(args: {
           idea_folder: target.idea_folder,
           staged: item.key,
           instruction: deep.instruction,
+          ...(colorRoles.length > 0 ? { color_roles: colorRoles } : {}),
           ...(again ? { area_id: again } : {}),
           timeout_ms: AREA_TIMEOUT_MS,
         },

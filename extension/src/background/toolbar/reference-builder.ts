@@ -31,6 +31,24 @@ export function pickedTypography(collection: Collection): Typography {
   return out;
 }
 
+/**
+ * Each element's number, in list order. The host writes element crops as `elem-NNN-crop.png`, NNN
+ * the next free number of that kind in the idea, in the order of the session's elements, and
+ * `next_element` starts past every crop there: so the elements that have a crop are numbered first,
+ * one after the other, and each lands on its own crop's number; full pages (their file is
+ * `full-page-NNN.png`) and items without a crop take the numbers after them.
+ */
+export function elementNumbers(
+  collection: Collection,
+  screenshots: ReadonlyMap<string, string>,
+  first: number,
+): number[] {
+  const cropped = (e: Collection['elements'][number]) => e.kind !== 'full_page' && screenshots.has(e.key);
+  let next = first;
+  const numbers = collection.elements.map((e) => (cropped(e) ? next++ : 0));
+  return numbers.map((n) => (n === 0 ? next++ : n));
+}
+
 export function buildReferenceData(args: {
   collection: Collection;
   /** Each element's screenshot value by item key (`staged:<id>` once sent to the host; `base64:…`). */
@@ -52,11 +70,12 @@ export function buildReferenceData(args: {
     ...(c.context ? { context: c.context } : {}),
     ...(c.contrast ? { contrast: c.contrast } : {}),
   }));
+  const numbers = elementNumbers(collection, screenshots, ids.next_element);
   const elements = collection.elements.map((e, i) => {
     const png = screenshots.get(e.key) ?? null;
     const area = args.areas?.get(e.key);
     return {
-      id: `elem-${pad(ids.next_element + i)}`,
+      id: `elem-${pad(numbers[i] ?? ids.next_element + i)}`,
       selector: e.selector,
       tag: e.tag,
       bounding_box: e.bounding_box,

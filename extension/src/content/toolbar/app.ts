@@ -91,6 +91,14 @@ export class ToolbarApp {
       trusted((e) => this.onKey(e)),
       { capture: true, signal },
     );
+    // The designer's own use of the toolbar on this page (pointer or keys on the panel, a mode's
+    // shield) is what lets the leave-page prompt arm once there is something unsaved.
+    for (const type of ['pointerdown', 'keydown'] as const)
+      ui.host.addEventListener(
+        type,
+        trusted(() => this.collection.leaveGuard.touched()),
+        { capture: true, signal },
+      );
     // A page popover or dialog opened after us covers us (the last shown is on top): go back on
     // top. Only for the page's own openings: raising fires `toggle` on our host too, and answering
     // those would loop forever (a storm of thousands of events a second on an idle page).
@@ -318,6 +326,7 @@ export class ToolbarApp {
     if (!mode) return;
     e.preventDefault();
     e.stopImmediatePropagation();
+    this.collection.leaveGuard.touched();
     void this.toggle(mode);
   }
 }

@@ -9,10 +9,11 @@ import { CaptureJobs } from './capture-jobs.js';
 import type { CaptureVeil } from './capture-veil.js';
 import { DeferredRemoval } from './deferred-removal.js';
 import { pageTypography } from './dom-inspect.js';
+import { LeaveGuard } from './leave-guard.js';
 import { send, ToolbarFailure } from './runtime.js';
 import type { StatusLine } from './status-line.js';
 import { renderColors } from './views/colors-view.js';
-import { ElementsView } from './views/elements-view.js';
+import { ElementsView, otherPage } from './views/elements-view.js';
 import { SaveForm } from './views/save-form.js';
 
 export interface CollectionElements {
@@ -41,11 +42,14 @@ export class CollectionSync {
   private readonly removals = new DeferredRemoval((key) => this.remove(key));
   /** Captures: one job at a time, each ending in an item of the list (or a colour's pixels). */
   readonly jobs: CaptureJobs;
+  /** The leave-page prompt while this page's captures are unsaved. */
+  readonly leaveGuard: LeaveGuard;
 
   constructor(
     private readonly ui: CollectionElements,
     private readonly signal: AbortSignal,
   ) {
+    this.leaveGuard = new LeaveGuard(signal);
     this.elements = new ElementsView(
       ui.list,
       ui.overlay,
@@ -138,6 +142,8 @@ export class CollectionSync {
   private render(): void {
     const c = this.shown;
     if (!c) return;
+    const here = (item: { page_url: string }) => otherPage(item.page_url) === null;
+    this.leaveGuard.set(c.elements.some(here) || c.colors.some(here));
     this.renderBadge(c);
     this.elements.render(c.elements);
     this.renderColors(c);

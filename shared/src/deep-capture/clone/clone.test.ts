@@ -329,3 +329,43 @@ describe('the page’s document mode', () => {
     expect(first(parsed)).toBe('<!doctype html>');
   });
 });
+
+describe('inline SVG', () => {
+  it('sanitizes each distinct markup once however many icons repeat it, each keeping its own class', () => {
+    const icon = '<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"/></svg>';
+    const other = '<svg xmlns="http://www.w3.org/2000/svg"><circle r="2"/></svg>';
+    const icons = Array.from({ length: 30 }, (_, i) =>
+      node({ tag: 'svg', kind: 'svg', parent: 0, svg: i % 10 === 9 ? other : icon }),
+    );
+    const seen: string[] = [];
+    const counting: SvgSanitizer = {
+      sanitize: (markup, options) => {
+        seen.push(markup);
+        return svg.sanitize(markup, options);
+      },
+    };
+    const root = node({ tag: 'div', children: icons.map((_, i) => i + 1) });
+    const { html } = buildClone(capture([root, ...icons]), {
+      areaId: 'area-2',
+      resourcePath: () => null,
+      pixelPath: () => null,
+      svg: counting,
+    });
+    expect(seen.sort()).toEqual([other, icon].sort());
+    expect(html.match(/<svg class="icon-\d+" xmlns="http:\/\/www.w3.org\/2000\/svg"><path/g)).toHaveLength(
+      27,
+    );
+    expect(html).toContain(
+      '<svg class="icon-30" xmlns="http://www.w3.org/2000/svg"><circle r="2"></circle></svg>',
+    );
+  });
+
+  it('writes an empty SVG for a refused markup every time it repeats', () => {
+    const bad = '<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"'; // not well-formed
+    const icons = [1, 2].map(() => node({ tag: 'svg', kind: 'svg', parent: 0, svg: bad }));
+    const root = node({ tag: 'div', children: [1, 2] });
+    const { html } = clone(capture([root, ...icons]));
+    expect(html).toContain('<svg class="icon-1"></svg>');
+    expect(html).toContain('<svg class="icon-2"></svg>');
+  });
+});

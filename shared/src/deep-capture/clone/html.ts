@@ -145,6 +145,21 @@ export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
   const { nodes } = capture;
   const tags = safeTags(nodes);
   const lines: string[] = [];
+  // Icons repeat (a sprite's star on every card): each distinct markup is sanitized once, since
+  // the host's DOM parses every SVG twice and a page can hold hundreds of them.
+  const sanitized = new Map<string, string>();
+  const sanitize = (svg: string): string => {
+    let markup = sanitized.get(svg);
+    if (markup === undefined) {
+      try {
+        markup = options.svg.sanitize(svg, { rewriteUrl: options.resourcePath });
+      } catch {
+        markup = '<svg></svg>';
+      }
+      sanitized.set(svg, markup);
+    }
+    return markup;
+  };
 
   const render = (index: number, depth: number, collapse: boolean): string => {
     const node = nodes[index];
@@ -152,13 +167,7 @@ export function renderHtml(capture: AreaCapture, options: HtmlOptions): string {
     const tag = tags[index] ?? 'div';
     const name = options.names[index] ?? `node-${index}`;
     if (node.kind === 'svg' && node.svg !== null && node.svg !== '') {
-      let markup: string;
-      try {
-        markup = options.svg.sanitize(node.svg, { rewriteUrl: options.resourcePath });
-      } catch {
-        markup = '<svg></svg>';
-      }
-      return markup.replace(/^<svg\b/, `<svg class="${name}"`);
+      return sanitize(node.svg).replace(/^<svg\b/, `<svg class="${name}"`);
     }
     let src: string | null = null;
     if (node.kind === 'pixels') src = options.pixelPath(index);

@@ -65,6 +65,7 @@ async function saveCollection(
     store: deps.store,
     tabId,
     elements: collection.elements,
+    colors: collection.colors,
     target,
   });
   const data = buildReferenceData({ collection, screenshots, areas, ideaFolder, ids, now: ctx.now() });

@@ -4,6 +4,7 @@ import { contrastRatio, parseHex, wcagRating } from '../color.js';
 import { h, iconButton } from '../dom.js';
 import { ICONS } from '../icons.js';
 import { trusted } from '../trusted.js';
+import { otherPage } from './elements-view.js';
 
 export interface ColorActions {
   role(key: string, role: ColorRole): void;
@@ -54,6 +55,7 @@ export function renderColors(
           { class: 'meta' },
           h('div', { class: 'sel' }, `${c.hex}  hsl(${c.hsl})`),
           h('div', { class: 'sub' }, sub),
+          ...fromLine(c.page_url),
           role,
         ),
         h('div', { class: 'actions' }, remove),
@@ -62,6 +64,12 @@ export function renderColors(
   }
   const pairs = contrastPairs(colors);
   if (pairs) container.append(pairs);
+}
+
+/** "from host/path" for a colour picked on another page (as the elements list says it). */
+function fromLine(pageUrl: string): HTMLElement[] {
+  const from = otherPage(pageUrl);
+  return from ? [h('div', { class: 'sub from', title: pageUrl }, `from ${from}`)] : [];
 }
 
 /** WCAG contrast for every text/background pair, or null when there is no such pair. */
