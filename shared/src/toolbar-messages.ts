@@ -242,6 +242,25 @@ export const SaveRequest = msg('save', {
 });
 export const ClearRequest = msg('clear', {});
 
+// The verify loop's designer side (views/verify-view.ts): an area's screenshot over the page, and
+// the host's comparison of the page with it.
+const IdeaRef = {
+  workspace: z.optional(shortText(4096)),
+  idea_folder: shortText(255).check(z.minLength(1)),
+};
+const AreaIdText = shortText(32).check(z.regex(/^area-\d+$/));
+/** The idea's deep-captured areas, for the overlay's choice. */
+export const VerifyAreasRequest = msg('verify_areas', IdeaRef);
+/** One area's screenshot, read by the host (the page never gets a path or URL to it). */
+export const AreaImageRequest = msg('area_image', { ...IdeaRef, area_id: AreaIdText });
+/** Compare this tab's page (a local dev server's) with the area, as `compare_with_reference` does. */
+export const CompareRequest = msg('compare', {
+  ...IdeaRef,
+  area_id: AreaIdText,
+  /** The element holding the rebuilt area (the overlay's lock); absent: the page's top-left. */
+  selector: z.optional(shortText(4096).check(z.minLength(1))),
+});
+
 export const ToolbarRequest = z.discriminatedUnion('type', [
   GetStateRequest,
   CaptureElementRequest,
@@ -262,6 +281,9 @@ export const ToolbarRequest = z.discriminatedUnion('type', [
   ListIdeasRequest,
   SaveRequest,
   ClearRequest,
+  VerifyAreasRequest,
+  AreaImageRequest,
+  CompareRequest,
 ]);
 export type ToolbarRequest = z.infer<typeof ToolbarRequest>;
 export type ToolbarRequestType = ToolbarRequest['type'];
@@ -296,6 +318,38 @@ export const SaveOutcome = z.object({
 });
 export type SaveOutcome = z.infer<typeof SaveOutcome>;
 
+export const VerifyAreas = z.object({
+  areas: z.array(
+    z.object({
+      area_id: z.string(),
+      width: z.number(),
+      height: z.number(),
+      instruction: z.nullable(z.string()),
+    }),
+  ),
+});
+export type VerifyAreas = z.infer<typeof VerifyAreas>;
+
+/** An area's screenshot: shown at its CSS size, so one image pixel is one device pixel at its DPR. */
+export const AreaImage = z.object({
+  data_url: z.string().check(z.startsWith('data:image/png;base64,')),
+  width: z.number().check(z.positive()),
+  height: z.number().check(z.positive()),
+  css_width: z.number().check(z.positive()),
+  css_height: z.number().check(z.positive()),
+});
+export type AreaImage = z.infer<typeof AreaImage>;
+
+export const CompareOutcome = z.object({
+  scores: z.record(z.string(), z.nullable(z.number())),
+  differences: z.array(z.string()),
+  difference_count: z.number(),
+  notes: z.array(z.string()),
+  /** Absolute path of report.md, for the designer to open. */
+  report: z.string(),
+});
+export type CompareOutcome = z.infer<typeof CompareOutcome>;
+
 /** The result schema of each request type, so the toolbar parses what the worker answers. */
 export const TOOLBAR_RESULTS = {
   'xipe-toolbar:get_state': ToolbarState,
@@ -323,6 +377,9 @@ export const TOOLBAR_RESULTS = {
   'xipe-toolbar:list_ideas': IdeasListing,
   'xipe-toolbar:save': SaveOutcome,
   'xipe-toolbar:clear': Collection,
+  'xipe-toolbar:verify_areas': VerifyAreas,
+  'xipe-toolbar:area_image': AreaImage,
+  'xipe-toolbar:compare': CompareOutcome,
 } as const satisfies Record<ToolbarRequestType, z.ZodMiniType>;
 
 export type ToolbarResult<T extends ToolbarRequestType> = z.infer<(typeof TOOLBAR_RESULTS)[T]>;

@@ -179,6 +179,38 @@ describe('compare_with_reference', () => {
     expect(JSON.parse(error.stdout)).toMatchObject({ error: 'VALIDATION_ERROR' });
   });
 
+  it('takes its turn in the capture queue beside other agents’ captures: all succeed, the clone still scores ≥ 0.98', async () => {
+    const other = await McpSession.start({ env: env.env, workspace: env.workspace });
+    try {
+      const clone = path.join(refsDir(), 'page-element-references', 'resources', 'area-1-structure.html');
+      const compared = mcp.call(
+        'compare_with_reference',
+        { idea_folder: IDEA, area_id: 'area-1', file_path: clone },
+        120_000,
+      );
+      const captures = [
+        other.call('capture_screenshot', { idea_folder: IDEA, mode: 'full_page', url_contains: '/product' }),
+        other.call('capture_area', { idea_folder: IDEA, selector: '.promo', url_contains: '/product' }),
+        other.call('capture_screenshot', { idea_folder: IDEA, mode: 'viewport', url_contains: '/product' }),
+      ];
+      const [comparison, ...shots] = await Promise.all([compared, ...captures]);
+      for (const shot of shots) expect(shot?.isError, JSON.stringify(shot?.body)).toBe(false);
+      expect(comparison.isError, JSON.stringify(comparison.body)).toBe(false);
+      for (const [name, value] of Object.entries(comparison.body.scores as Record<string, number>))
+        expect(value, `${name} ${JSON.stringify(comparison.body)}`).toBeGreaterThanOrEqual(0.98);
+      // The render's shot ran as a job of the queue: its turn came after the page was read, before
+      // its first band (the extension's steps, in report.json).
+      const report = JSON.parse(
+        fs.readFileSync((comparison.body.files as Record<string, string>).report_json ?? '', 'utf8'),
+      ) as { timings: Record<string, number> };
+      const t = report.timings;
+      expect(t.extension_turn, JSON.stringify(t)).toBeGreaterThanOrEqual(t.extension_read ?? Infinity);
+      expect(t.extension_turn).toBeLessThanOrEqual(t.extension_band0_captured ?? -1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('renders a dev-server URL and compares the region a selector names', async () => {
     const { isError, body } = await mcp.call('compare_with_reference', {
       idea_folder: IDEA,

@@ -13,9 +13,10 @@ import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces
 import { decodePng } from '../screenshots/png-info.js';
 import { compare } from '../verify/compare.js';
 import { fromCandidate, fromReference } from '../verify/model.js';
-import { decodeRgba, encodeRgba } from '../verify/pixels.js';
+import { decodeRgba, encodeRgba, type Rgba } from '../verify/pixels.js';
 import { writeReport } from '../verify/report-files.js';
 import { candidateFile, serveCandidate } from '../verify/serve-candidate.js';
+import { passOn, requesterOf } from './queue-progress.js';
 import type { HostHandler, HostHandlerContext } from './types.js';
 import { caller } from './workspace.js';
 
@@ -29,10 +30,13 @@ import { caller } from './workspace.js';
 const WHAT = 'compare_with_reference arguments';
 const ANSWER_DIFFERENCES = 5;
 
-interface Reference {
+export interface Reference {
   id: string;
   png: Buffer;
   area: ReferencedArea | null;
+  /** Device px of the PNG (from its header). */
+  pixelWidth: number;
+  pixelHeight: number;
   /** CSS px. */
   width: number;
   height: number;
@@ -47,7 +51,11 @@ async function realInside(root: string, relative: string, field: string, expecte
   return real;
 }
 
-async function areaReference(refsDir: string, areaId: string, dpr: number | undefined): Promise<Reference> {
+export async function areaReference(
+  refsDir: string,
+  areaId: string,
+  dpr: number | undefined,
+): Promise<Reference> {
   const file = pageFiles(refsDir).referenced;
   const referenced = await readReferencedFile(file);
   const area = referenced?.areas.find((a) => a.area_id === areaId);
@@ -78,6 +86,8 @@ async function areaReference(refsDir: string, areaId: string, dpr: number | unde
     id: areaId,
     png,
     area,
+    pixelWidth: size.width,
+    pixelHeight: size.height,
     width: box.width,
     height: box.height,
     scale: dpr ?? size.width / Math.max(1, box.width),
@@ -98,6 +108,8 @@ async function screenshotReference(
     id: path.basename(file, path.extname(file)),
     png,
     area: null,
+    pixelWidth: size.width,
+    pixelHeight: size.height,
     width: size.width / scale,
     height: size.height / scale,
     scale,
@@ -110,7 +122,11 @@ async function render(
   params: unknown,
   timeoutMs: number,
 ): Promise<RenderCandidateResult> {
-  const raw = await ctx.extension.request(RENDER_CANDIDATE, params, { timeoutMs, signal: ctx.signal });
+  const raw = await ctx.extension.request(
+    RENDER_CANDIDATE,
+    { ...(params as object), ...requesterOf(ctx) },
+    { timeoutMs, signal: ctx.signal, onProgress: passOn(ctx) },
+  );
   const parsed = RenderCandidateResult.safeParse(raw);
   if (!parsed.success)
     throw new XipeError(
@@ -125,6 +141,10 @@ export const compareWithReferenceHandler: HostHandler = async (
   ctx,
 ): Promise<CompareWithReferenceResult> => {
   const started = performance.now();
+  const hostTimings: Record<string, number> = {};
+  const lap = (name: string) => {
+    hostTimings[name] = Math.round(performance.now() - started);
+  };
   const parsed = CompareWithReferenceParams.safeParse(params ?? {});
   if (!parsed.success) throw validationError(parsed.error, WHAT, params ?? {});
   const p = parsed.data;
@@ -134,12 +154,12 @@ export const compareWithReferenceHandler: HostHandler = async (
     p.area_id !== undefined
       ? await areaReference(dirs.refsDir, p.area_id, p.dpr)
       : await screenshotReference(dirs.refsDir, p.screenshot ?? '', p.dpr);
-  const refImage = decodeRgba(reference.png);
+  let refImage: Rgba;
   const file = p.file_path !== undefined ? await candidateFile(workspace, p.file_path) : null;
   const served = file !== null ? await serveCandidate(workspace, file) : null;
   let rendered: RenderCandidateResult;
   try {
-    rendered = await render(
+    const rendering = render(
       ctx,
       {
         url: served?.url ?? p.url,
@@ -148,31 +168,40 @@ export const compareWithReferenceHandler: HostHandler = async (
         width: reference.width,
         height: reference.height,
         selector: p.selector ?? null,
-        out_width: refImage.width,
-        out_height: refImage.height,
+        out_width: reference.pixelWidth,
+        out_height: reference.pixelHeight,
         timeout_ms: p.timeout_ms,
       },
       p.timeout_ms,
     );
+    // Decoded while the browser renders (the request is on its way).
+    rendering.catch(() => undefined);
+    refImage = decodeRgba(reference.png);
+    lap('reference');
+    rendered = await rendering;
   } finally {
     await served?.close();
   }
-  const renderedAt = performance.now();
+  lap('rendered');
   const candidatePng = decodePng(rendered.png).bytes;
+  const candidateImage = decodeRgba(candidatePng);
+  lap('decoded');
   const result = compare({
+    lap,
     reference: refImage,
-    candidate: decodeRgba(candidatePng),
+    candidate: candidateImage,
     size: { width: reference.width, height: reference.height },
     referenceElements: reference.area === null ? null : fromReference(reference.area),
     candidateElements: fromCandidate(rendered.elements),
   });
-  const comparedAt = performance.now();
+  const diffPng = encodeRgba(result.diff);
+  lap('diff_encoded');
   const candidateName =
     file !== null ? path.relative(workspace, file).split(path.sep).join('/') : (p.url ?? '');
   const files = await writeReport(
     dirs.refsDir,
     reference.id,
-    { candidate: candidatePng, diff: encodeRgba(result.diff) },
+    { candidate: candidatePng, diff: diffPng },
     {
       reference: reference.id,
       candidate: candidateName,
@@ -183,8 +212,7 @@ export const compareWithReferenceHandler: HostHandler = async (
       region: rendered.region,
       timings: {
         ...Object.fromEntries(Object.entries(rendered.timings ?? {}).map(([k, v]) => [`extension_${k}`, v])),
-        rendered: Math.round(renderedAt - started),
-        compared: Math.round(comparedAt - started),
+        ...hostTimings,
       },
       elements: {
         reference: reference.area?.elements.length ?? 0,
@@ -199,6 +227,7 @@ export const compareWithReferenceHandler: HostHandler = async (
     scores: result.scores,
     differences: result.found.differences.length,
     extension: rendered.timings,
+    host: hostTimings,
     elapsed_ms: Math.round(performance.now() - started),
   });
   ctx.events.record?.('verify_report_saved', {

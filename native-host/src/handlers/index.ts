@@ -3,6 +3,7 @@ import { EVENTS_SINCE } from '../../../shared/src/commands/events-since.js';
 import { HOST_STATUS } from '../../../shared/src/commands/host-status.js';
 import { LIST_IDEAS } from '../../../shared/src/commands/list-ideas.js';
 import { NEXT_REFERENCE_IDS } from '../../../shared/src/commands/next-reference-ids.js';
+import { AREA_IMAGE, LIST_AREAS } from '../../../shared/src/commands/reference-areas.js';
 import { SAVE_AREA } from '../../../shared/src/commands/save-area.js';
 import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
 import { SAVE_SCREENSHOT } from '../../../shared/src/commands/save-screenshot.js';
@@ -12,6 +13,7 @@ import { eventsSince } from './events-since.js';
 import { hostStatus } from './host-status.js';
 import { listIdeasHandler } from './list-ideas.js';
 import { nextReferenceIds } from './next-reference-ids.js';
+import { areaImageHandler, listAreasHandler } from './reference-areas.js';
 import { saveAreaHandler } from './save-area.js';
 import { saveReferenceHandler } from './save-reference.js';
 import { saveScreenshotHandler } from './save-screenshot.js';
@@ -34,4 +36,6 @@ export const HOST_HANDLERS: Record<string, HostHandler> = {
   [EVENTS_SINCE]: eventsSince,
   [STAGE_IMAGE]: stageImageHandler,
   [COMPARE_WITH_REFERENCE]: compareWithReferenceHandler,
+  [LIST_AREAS]: listAreasHandler,
+  [AREA_IMAGE]: areaImageHandler,
 };

@@ -17,6 +17,8 @@ export interface ComparisonInput {
   size: { width: number; height: number };
   referenceElements: readonly Elem[] | null;
   candidateElements: readonly Elem[];
+  /** Marks the end of each step (pixelmatch, ssim, structure), for the report's timings. */
+  lap?: (name: string) => void;
 }
 
 export interface Comparison {
@@ -29,7 +31,7 @@ export interface Comparison {
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 
 export function compare(input: ComparisonInput): Comparison {
-  const pixels = compareImages(input.reference, input.candidate);
+  const pixels = compareImages(input.reference, input.candidate, input.lap);
   const base = { pixel: round3(pixels.pixel), ssim: round3(pixels.ssim) };
   if (input.referenceElements === null)
     return {
@@ -64,6 +66,8 @@ export function compare(input: ComparisonInput): Comparison {
   matching.missing = matching.missing.filter((x) => !backdrop(x.ref));
   matching.extra = matching.extra.filter((x) => !backdrop(x.cand));
   const s = structureScores(matching, diagonal);
+  const found = findDifferences(matching, input.candidateElements);
+  input.lap?.('structure');
   return {
     scores: {
       ...base,
@@ -72,7 +76,7 @@ export function compare(input: ComparisonInput): Comparison {
       position: round3(s.position),
       color: round3(s.color),
     },
-    found: findDifferences(matching, input.candidateElements),
+    found,
     diff: pixels.diff,
     matched: matching.pairs.length,
   };

@@ -25,6 +25,14 @@ import { INJECT_TOOLBAR, InjectToolbarParams, InjectToolbarResult } from './inje
 import { LIST_IDEAS, ListIdeasParams, ListIdeasResult } from './list-ideas.js';
 import { LIST_TABS, ListTabsParams, ListTabsResult } from './list-tabs.js';
 import { NEXT_REFERENCE_IDS, NextReferenceIdsParams, NextReferenceIdsResult } from './next-reference-ids.js';
+import {
+  AREA_IMAGE,
+  AreaImageParams,
+  AreaImageResult,
+  LIST_AREAS,
+  ListAreasParams,
+  ListAreasResult,
+} from './reference-areas.js';
 import { RENDER_CANDIDATE, RenderCandidateParams, RenderCandidateResult } from './render-candidate.js';
 import { SAVE_AREA, SaveAreaParams, SaveAreaResult } from './save-area.js';
 import { SAVE_REFERENCE, SaveReferenceParams, SaveReferenceResult } from './save-reference.js';
@@ -43,6 +51,7 @@ export * from './inject-toolbar.js';
 export * from './list-ideas.js';
 export * from './list-tabs.js';
 export * from './next-reference-ids.js';
+export * from './reference-areas.js';
 export * from './render-candidate.js';
 export * from './save-area.js';
 export * from './save-reference.js';
@@ -90,6 +99,8 @@ export const COMMANDS = {
     params: CompareWithReferenceParams,
     result: CompareWithReferenceResult,
   },
+  [LIST_AREAS]: { handledBy: 'host', params: ListAreasParams, result: ListAreasResult },
+  [AREA_IMAGE]: { handledBy: 'host', params: AreaImageParams, result: AreaImageResult },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QueueClient } from './capture-queue.js';
 
 /**
  * Handled by the extension for the host's `compare_with_reference` (DESIGN §8): opens a window of
@@ -51,6 +52,8 @@ export const RenderCandidateParams = z
     out_width: z.number().int().positive().max(16_384),
     out_height: z.number().int().positive().max(32_768),
     timeout_ms: z.number().int().positive().max(600_000).default(30_000),
+    /** Who asked (the host names its bridge client): the shot takes its turn in the capture queue. */
+    client: QueueClient.optional(),
   })
   .strict();
 export type RenderCandidateParams = z.infer<typeof RenderCandidateParams>;

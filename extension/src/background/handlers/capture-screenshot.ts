@@ -211,7 +211,7 @@ function jobLabel(params: CaptureScreenshotParams): string {
  * asker's cancel, and where to say it waits (the host pauses its time limit meanwhile).
  */
 export function agentJob(
-  tab: TabInfo,
+  tab: Pick<TabInfo, 'id' | 'window_id'>,
   label: string,
   client: string | undefined,
   ctx: HandlerContext,

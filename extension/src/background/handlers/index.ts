@@ -23,5 +23,5 @@ export const HANDLERS: { readonly [C in ExtensionCommand]: Handler<C> } = {
   area_pixels: (params) => pendingPixels.take(params.ticket),
   fetch_resource: (params, ctx) =>
     params.staged !== undefined ? stagedResource(params, params.staged, ctx) : fetchResource(params),
-  render_candidate: (params) => renderCandidate(params),
+  render_candidate: renderCandidate,
 };

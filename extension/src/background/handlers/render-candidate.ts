@@ -3,10 +3,13 @@ import { invalidInput, loopbackUrlProblem, makeIssue, XipeError } from '../../..
 import { VERIFY_STYLE_KEYS } from '../../../../shared/src/verify/style-keys.js';
 import { executeFunction } from '../../platform/browser.js';
 import { context2d, pngBase64 } from '../capture/capture.js';
+import { schedule } from '../capture/turns.js';
 import { type AreaPixels, type PageRect, shootArea } from '../deep-capture/area-shot.js';
 import { type PageMetrics, preparePage } from '../screenshot/page-functions.js';
 import { readCandidate, settleCandidate } from '../verify/page-functions.js';
-import { fitViewport, loadCandidate, openRenderWindow } from '../verify/render-windows.js';
+import { fitViewport, loadCandidate, openRenderWindow, type RenderWindow } from '../verify/render-windows.js';
+import { agentJob } from './capture-screenshot.js';
+import type { HandlerContext } from './types.js';
 
 /**
  * `render_candidate` (for the host's `compare_with_reference`, DESIGN §8): the agent's rebuild,
@@ -44,9 +47,24 @@ async function metricsAt(tabId: number, scrollTo: number): Promise<PageMetrics> 
   return result.metrics;
 }
 
-/** The one call that shoots the region (kept alone so a capture scheduler can take it over). */
-function shootRegion(tabId: number, region: PageRect, at: PageMetrics): Promise<AreaPixels> {
-  return shootArea(tabId, region, at);
+/**
+ * Shoots the region in its turn in the capture queue, as every capture does: the render window is
+ * a window of its own, so no other job waits for it, but its captures share Chrome's two a second
+ * with theirs and it is listed (bridge_status) while it holds the window.
+ */
+function shootRegion(
+  win: RenderWindow,
+  region: PageRect,
+  at: PageMetrics,
+  client: string | undefined,
+  ctx: HandlerContext,
+  lap: (name: string) => void,
+): Promise<AreaPixels> {
+  const spec = agentJob({ id: win.tabId, window_id: win.windowId }, 'render_candidate', client, ctx);
+  return schedule(spec, () => {
+    lap('turn');
+    return shootArea(win.tabId, region, at, lap);
+  });
 }
 
 /** The shot at the reference's device size (`drawImage` scales when the DPRs differ). */
@@ -60,7 +78,10 @@ async function toReferenceSize(pixels: AreaPixels, width: number, height: number
   return pngBase64(canvas);
 }
 
-export async function renderCandidate(params: RenderCandidateParams): Promise<RenderCandidateResult> {
+export async function renderCandidate(
+  params: RenderCandidateParams,
+  ctx: HandlerContext,
+): Promise<RenderCandidateResult> {
   const problem = loopbackUrlProblem(params.url);
   if (problem !== null)
     throw invalidInput([makeIssue('url', problem, params.url)], 'render_candidate arguments');
@@ -121,7 +142,7 @@ export async function renderCandidate(params: RenderCandidateParams): Promise<Re
         `The render window's viewport is ${at.viewportWidth} px wide, not ${params.viewport_width} (the screen refused that size).`,
       );
     if (!settled.ready) notes.push('The candidate was still loading fonts or images when it was shot.');
-    const pixels = await shootRegion(win.tabId, read.region, at);
+    const pixels = await shootRegion(win, read.region, at, params.client, ctx, lap);
     lap('shot');
     const expectedScale = params.out_width / params.width;
     if (Math.abs(pixels.scale - expectedScale) > 0.01)

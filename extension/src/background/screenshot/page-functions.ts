@@ -59,7 +59,9 @@ export async function preparePage(options: {
     };
     g[KEY] = state;
     de.style.setProperty('scroll-behavior', 'auto', 'important');
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>('x-ipe-uiux-toolbar')))
+    for (const el of Array.from(
+      document.querySelectorAll<HTMLElement>('x-ipe-uiux-toolbar, x-ipe-uiux-overlay'),
+    ))
       hide(el, state.hidden);
   }
   if (options.hideFloating && !state.floating) {

@@ -22,7 +22,7 @@ export interface DeepCaptureApi {
  * Our own elements in the page, never part of a capture: the toolbar's host (extension/src/toolbar)
  * and the mask a screenshot band may show (background/deep-capture/page-functions.ts setMask).
  */
-const OWN_TAGS = ['x-ipe-uiux-toolbar', 'x-ipe-uiux-mask'];
+const OWN_TAGS = ['x-ipe-uiux-toolbar', 'x-ipe-uiux-mask', 'x-ipe-uiux-overlay'];
 
 const g = globalThis as { __xipeDeepCapture?: DeepCaptureApi; __xipeBandLayers?: BandLayersApi };
 

@@ -9,8 +9,10 @@ import { buildPanel, type Panel } from './panel.js';
 import { applySpot, freeCorner, pageControls, rectAt } from './panel-place.js';
 import { send } from './runtime.js';
 import { trusted } from './trusted.js';
+import { ReferenceOverlay } from './verify/reference-overlay.js';
 import { DeepOptions } from './views/deep-options.js';
 import { PaletteView } from './views/palette-view.js';
+import { VerifyView } from './views/verify-view.js';
 
 /** The mode that is on, and what ends it. */
 interface Active {
@@ -60,6 +62,13 @@ export class ToolbarApp {
     this.collection = new CollectionSync({ ...ui, veil: this.veil }, signal);
     this.palette = new PaletteView(ui.palette, (draft) => void this.collection.addColor(draft), signal);
     this.deep = new DeepOptions(ui.options, signal);
+    const overlay = new ReferenceOverlay();
+    this.veil.alsoHide = overlay;
+    new VerifyView(
+      ui.verify,
+      { layer: ui.overlay, shadow: ui.shadow, toolbarHost: ui.host, status: ui.status, overlay },
+      signal,
+    );
     ui.status.set('Pick elements (E), areas (A), colours (C) or the full page (P).');
     document.documentElement.append(ui.host);
     this.raise();

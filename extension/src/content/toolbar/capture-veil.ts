@@ -43,6 +43,8 @@ export class CaptureVeil {
   private shape = '';
   private clearOf: Element | null = null;
   private readonly layers = new InlineStyles();
+  /** Our other element on the page (the reference overlay): out of sight while the veil is down. */
+  alsoHide: { setCaptureHidden(hidden: boolean): void } | null = null;
 
   constructor(
     private readonly ui: HTMLElement,
@@ -78,6 +80,7 @@ export class CaptureVeil {
     this.shape = shape;
     this.clearOf = clearOf;
     this.ui.setAttribute('data-hidden', hole && !this.panelOver(hole) ? 'overlays' : 'all');
+    this.alsoHide?.setCaptureHidden(true);
     if (hole && clearOf) hideLayers(layersOver(hole, clearOf), this.layers);
     const boxes = (hole ? maskAround(hole, viewport, scale) : []).map((b) => this.box(b));
     // 1 px clear above and below the blocks, so no antialiased edge reaches the band's rows.
@@ -113,5 +116,6 @@ export class CaptureVeil {
     this.layers.restore();
     this.mask.replaceChildren();
     this.ui.removeAttribute('data-hidden');
+    this.alsoHide?.setCaptureHidden(false);
   }
 }

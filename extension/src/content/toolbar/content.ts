@@ -1,5 +1,6 @@
 import { ToolbarApp } from './app.js';
 import { HOST_TAG } from './dom-inspect.js';
+import { OVERLAY_TAG } from './verify/reference-overlay.js';
 
 /**
  * Entry of the toolbar bundle, injected with chrome.scripting.executeScript({files}) into the
@@ -22,7 +23,7 @@ function start(): void {
     g.__xipeUiuxToolbar.open();
     return;
   }
-  for (const stale of Array.from(document.querySelectorAll(HOST_TAG))) stale.remove();
+  for (const stale of Array.from(document.querySelectorAll(`${HOST_TAG}, ${OVERLAY_TAG}`))) stale.remove();
   const app = new ToolbarApp();
   const marker: Marker = {
     open: () => app.open(),

@@ -13,7 +13,7 @@ import type { InlineStyles } from './inline-styles.js';
  * Our own elements in the page, never one of its layers: the toolbar's host and the mask a deep
  * capture's screenshot band may show (background/deep-capture/page-functions.ts setMask).
  */
-const OWN_TAGS = new Set([HOST_TAG, 'x-ipe-uiux-mask']);
+const OWN_TAGS = new Set([HOST_TAG, 'x-ipe-uiux-mask', 'x-ipe-uiux-overlay']);
 
 /** Every element of the page, open shadow roots included (not our own elements'). */
 export function* deepElements(root: ParentNode = document): Generator<Element> {

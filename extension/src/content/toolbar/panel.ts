@@ -36,6 +36,8 @@ export interface Panel {
   colors: HTMLDivElement;
   palette: HTMLDivElement;
   save: HTMLDivElement;
+  /** The verify loop's section (views/verify-view.ts). */
+  verify: HTMLDivElement;
   modeButtons: Map<ToolbarMode, HTMLButtonElement>;
 }
 
@@ -54,6 +56,7 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
   const colors = h('div', { class: 'list' });
   const palette = h('div');
   const save = h('div', { class: 'save' });
+  const verify = h('div', { class: 'verify' });
 
   const grip = h('span', { class: 'icon', 'aria-hidden': 'true' });
   grip.innerHTML = ICONS.grip;
@@ -104,6 +107,7 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
     foldable('Elements & areas', list, signal),
     foldable('Colours', colors, signal),
     foldable('Page palette', palette, signal),
+    foldable('Overlay & compare', verify, signal),
   );
   const foot = h('div', { class: 'section foot' }, h('h3', {}, 'Save to idea'), save);
   const panel = h(
@@ -147,6 +151,7 @@ export function buildPanel(modes: readonly ToolbarMode[], on: PanelHandlers, sig
     colors,
     palette,
     save,
+    verify,
     modeButtons,
   };
 }

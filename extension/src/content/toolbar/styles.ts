@@ -138,4 +138,13 @@ select.role { border: 1px solid var(--line); border-radius: 6px; background: var
 @keyframes flash { 0% { opacity: 1; box-shadow: 0 0 0 6px rgba(244, 63, 94, .35); } 100% { opacity: 0; box-shadow: 0 0 0 0 rgba(244, 63, 94, 0); } }
 .progress { position: absolute; left: 12px; right: 12px; bottom: 2px; height: 3px; background: var(--bg2); border-radius: 2px; overflow: hidden; }
 .progress > div { height: 100%; background: var(--accent); width: 0; transition: width 120ms; }
+.verify { display: grid; gap: 6px; }
+.verify select { min-width: 0; border: 1px solid var(--line); border-radius: 6px; background: var(--bg2); padding: 4px 6px; }
+.verify .btn[aria-pressed="true"] { background: var(--accent); color: var(--accent-fg); }
+.verify-controls label { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; }
+.verify-controls input[type="range"] { min-width: 0; flex: 1; }
+.verify-where-row { color: var(--fg2); font-size: 11px; }
+.verify-results ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 10px; font-variant-numeric: tabular-nums; }
+.verify-results ol { margin: 4px 0 0; padding-left: 18px; }
+.verify-report { color: var(--fg2); font-size: 11px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 `;

@@ -16,6 +16,7 @@ import { sample } from './sample.js';
 import { save } from './save.js';
 import { turn } from './turn.js';
 import { updateItem } from './update-item.js';
+import { areaImage, compare, verifyAreas } from './verify.js';
 
 /**
  * One handler per toolbar message, one file each (full-page.ts keeps the four steps of a stitch
@@ -42,4 +43,7 @@ export const TOOLBAR_HANDLERS: { readonly [T in ToolbarRequestType]: ToolbarMess
   'xipe-toolbar:list_ideas': listIdeas,
   'xipe-toolbar:save': save,
   'xipe-toolbar:clear': clear,
+  'xipe-toolbar:verify_areas': verifyAreas,
+  'xipe-toolbar:area_image': areaImage,
+  'xipe-toolbar:compare': compare,
 };
