@@ -13,7 +13,9 @@ import { pageSettled } from './real-pages.js';
 
 const distShared = (p) => pathToFileURL(path.join(REPO_ROOT, 'dist/node/shared/src/deep-capture', p)).href;
 const { AreaCapture } = await import(distShared('area-capture.js'));
-const { buildClone } = await import(distShared('clone/index.js'));
+const { buildClone } = await import(
+  pathToFileURL(path.join(REPO_ROOT, 'dist/node/native-host/src/deep-capture/clone/index.js')).href
+);
 const { sniffResource, contentHashName } = await import(distShared('resource-names.js'));
 const { mergeReferencedElements } = await import(distShared('referenced-elements.js'));
 const { toReferencedArea } = await import(distShared('referenced-area.js'));

@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
 import { areaTokens } from '../../../shared/src/deep-capture/area-tokens.js';
-import { buildClone } from '../../../shared/src/deep-capture/clone/index.js';
 import type { DesignerColor } from '../../../shared/src/deep-capture/designer-roles.js';
 import { type LocalResource, toReferencedArea } from '../../../shared/src/deep-capture/referenced-area.js';
 import {
@@ -25,6 +24,7 @@ import {
 import { preparePlainSubdir, type SafeDirs } from '../../../shared/src/node/idea-store/path-safety.js';
 import { restoreSnapshot, snapshotFiles } from '../../../shared/src/node/idea-store/snapshot.js';
 import { loadSvgSanitizer } from '../../../shared/src/node/svg-sanitizer.js';
+import { buildClone } from './clone/index.js';
 import { displaySrc, type PreparedFile } from './resource-files.js';
 
 /**

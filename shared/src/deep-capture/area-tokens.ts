@@ -1,8 +1,8 @@
 import { type ColorRole, parseFontFamily } from '../design-tokens.js';
 import { type ColorUsage, suggestRoles } from '../palette-roles.js';
 import type { AreaCapture, CaptureNode } from './area-capture.js';
-import { readableColor } from './clone/declarations.js';
 import { type DesignerColor, designerRoles } from './designer-roles.js';
+import { readableColor } from './readable-color.js';
 
 /**
  * The design tokens an area uses, read from its capture: colours with where they are used (text,

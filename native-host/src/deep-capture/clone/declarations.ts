@@ -1,6 +1,7 @@
-import { parseFontFamily } from '../../design-tokens.js';
-import type { StyleMap } from '../area-capture.js';
-import { BOX_PROPERTIES } from '../box-properties.js';
+import type { StyleMap } from '../../../../shared/src/deep-capture/area-capture.js';
+import { BOX_PROPERTIES } from '../../../../shared/src/deep-capture/box-properties.js';
+import { readableColor } from '../../../../shared/src/deep-capture/readable-color.js';
+import { parseFontFamily } from '../../../../shared/src/design-tokens.js';
 
 /**
  * Turning captured style maps into readable declarations: colours and font stacks become custom
@@ -10,25 +11,6 @@ import { BOX_PROPERTIES } from '../box-properties.js';
  */
 
 const COLOR_TOKEN = /rgba?\([^()]*\)/g;
-
-function hex2(n: number): string {
-  return Math.max(0, Math.min(255, Math.round(n)))
-    .toString(16)
-    .padStart(2, '0');
-}
-
-/** `rgb(37, 99, 235)` → `#2563eb`; with alpha < 1 the rgba() form is kept (more readable). */
-export function readableColor(rgb: string): string {
-  const parts = /^rgba?\(([^()]*)\)$/
-    .exec(rgb)?.[1]
-    ?.split(/[\s,/]+/)
-    .filter((p) => p !== '');
-  if (parts === undefined || parts.length < 3) return rgb;
-  const [r, g, b, a] = parts.map((p) => Number.parseFloat(p));
-  if (r === undefined || g === undefined || b === undefined) return rgb;
-  if (a !== undefined && a < 1) return rgb;
-  return `#${hex2(r)}${hex2(g)}${hex2(b)}`;
-}
 
 /** `#2563eb`, `#fff`, `rgb(…)` → `rgb(r, g, b)`/`rgba(…)` as the browser computes it, or null. */
 function normalizeColor(value: string): string | null {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { AreaCapture, type CaptureNode } from '../../../../shared/src/deep-capture/area-capture.js';
+import { readableColor } from '../../../../shared/src/deep-capture/readable-color.js';
+import type { SvgSanitizer } from '../../../../shared/src/deep-capture/svg-sanitize.js';
+import { loadSvgSanitizer } from '../../../../shared/src/node/svg-sanitizer.js';
 import { testCapture, testNode } from '../../../../test/helpers/captures.js';
-import { loadSvgSanitizer } from '../../node/svg-sanitizer.js';
-import { AreaCapture, type CaptureNode } from '../area-capture.js';
-import type { SvgSanitizer } from '../svg-sanitize.js';
 import { safeDeclaration } from './css.js';
-import { compactShorthands, readableColor } from './declarations.js';
+import { compactShorthands } from './declarations.js';
 import { buildClone } from './index.js';
 import { classHint, nodeClassNames } from './names.js';
 
