@@ -11,7 +11,7 @@ export default defineConfig({
   external: [/^node:/, 'jsdom'],
   // jsonc-parser's `main` is a UMD build whose requires a bundler cannot follow; its `module`
   // build is plain ESM.
-  resolve: { mainFields: ['module', 'main'] },
+  resolve: { mainFields: ['module', 'main'], conditionNames: ['x-ipe-source', 'import', 'node', 'default'] },
   output: {
     dir: 'dist/cli',
     format: 'esm',

@@ -13,6 +13,8 @@ process.env.CONSOLA_LEVEL ??= '0';
 // The extension is built from the repo-root manifest into dist/extension (loadable unpacked).
 export default defineConfig({
   plugins: [crx({ manifest: manifest as ManifestV3Export }), shipOnlyLoaded(manifest)],
+  // `#shared/*` (package.json imports) resolves to the TypeScript sources.
+  resolve: { conditions: ['x-ipe-source', 'module', 'browser', 'development|production'] },
   build: {
     outDir: 'dist/extension',
     emptyOutDir: true,

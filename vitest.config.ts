@@ -5,9 +5,12 @@ import { defineConfig } from 'vitest/config';
 // own group, one after the other (sequence.groupOrder): on two cores, browsers and process
 // swarms from different levels at once only make each other slow and flaky.
 export default defineConfig({
+  // `#shared/*` and `#test/*` (package.json imports) resolve to the TypeScript sources, never to dist/.
+  ssr: { resolve: { conditions: ['x-ipe-source'] } },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
@@ -16,6 +19,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'integration',
           sequence: { groupOrder: 1 },
@@ -28,6 +32,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'faults',
           sequence: { groupOrder: 2 },
@@ -41,6 +46,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'e2e',
           sequence: { groupOrder: 3 },
