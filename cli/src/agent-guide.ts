@@ -1,4 +1,4 @@
-import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
+import { MCP_SERVER_NAME } from '#shared/constants.js';
 
 /**
  * The short guide `init` puts where each agent reads project instructions (CLAUDE.md, AGENTS.md,

@@ -4,13 +4,13 @@ import {
   CompareScores,
   CompareWithReferenceParams,
   CompareWithReferenceResult,
-} from '../../shared/src/commands/compare-with-reference.js';
-import { type ErrorPayload, toErrorPayload, validationError, XipeError } from '../../shared/src/errors.js';
-import { scanRuntimeDir } from '../../shared/src/node/bridge/discovery.js';
-import { probeHost } from '../../shared/src/node/bridge/probe.js';
-import { COMPARE_COMMAND } from '../../shared/src/node/cli-commands.js';
-import { commandHelp, parseCommand, UsageError } from '../../shared/src/node/command-line.js';
-import { readToken, xipeHome } from '../../shared/src/node/index.js';
+} from '#shared/commands/compare-with-reference.js';
+import { type ErrorPayload, toErrorPayload, validationError, XipeError } from '#shared/errors.js';
+import { scanRuntimeDir } from '#shared/node/bridge/discovery.js';
+import { probeHost } from '#shared/node/bridge/probe.js';
+import { COMPARE_COMMAND } from '#shared/node/cli-commands.js';
+import { commandHelp, parseCommand, UsageError } from '#shared/node/command-line.js';
+import { readToken, xipeHome } from '#shared/node/index.js';
 
 /**
  * `x-ipe-uiux compare`: compare_with_reference for scripts and CI. Finds a host with the extension

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { probeHost } from '../../shared/src/node/bridge/probe.js';
-import { DOCTOR_COMMAND } from '../../shared/src/node/cli-commands.js';
-import { argsOrExit } from '../../shared/src/node/command-line.js';
-import { xipeHome } from '../../shared/src/node/paths.js';
+import { probeHost } from '#shared/node/bridge/probe.js';
+import { DOCTOR_COMMAND } from '#shared/node/cli-commands.js';
+import { argsOrExit } from '#shared/node/command-line.js';
+import { xipeHome } from '#shared/node/paths.js';
 import { checkBridge } from './doctor/bridge.js';
 import { checkBrowser } from './doctor/browser.js';
 import { checkExtensionBuilt } from './doctor/extension-built.js';

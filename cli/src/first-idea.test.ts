@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../shared/src/node/config.js';
+import { loadConfig } from '#shared/node/config.js';
 import { DEFAULT_FIRST_IDEA, setUpProject } from './first-idea.js';
 
 let root: string;

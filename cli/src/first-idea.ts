@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../../shared/src/node/command-line.js';
-import { registerWorkspace } from '../../shared/src/node/config.js';
-import { IDEAS_SUBPATH, listIdeaFolders } from '../../shared/src/node/idea-store/path-safety.js';
-import { ideaFolderProblem } from '../../shared/src/reference-data.js';
+import { UsageError } from '#shared/node/command-line.js';
+import { registerWorkspace } from '#shared/node/config.js';
+import { IDEAS_SUBPATH, listIdeaFolders } from '#shared/node/idea-store/path-safety.js';
+import { ideaFolderProblem } from '#shared/reference-data.js';
 
 /**
  * The project side of `x-ipe-uiux init`: what `doctor` checks and a first save needs. The store

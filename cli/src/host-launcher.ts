@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
-import { binDir } from '../../shared/src/node/paths.js';
+import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '#shared/constants.js';
+import { binDir } from '#shared/node/paths.js';
 
 /** POSIX sh single-quoting: everything literal, a `'` becomes `'\''`. */
 export const shellQuote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`;

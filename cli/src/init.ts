@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
-import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
-import { INIT_COMMAND } from '../../shared/src/node/cli-commands.js';
-import { argsOrExit, UsageError } from '../../shared/src/node/command-line.js';
-import { xipeHome } from '../../shared/src/node/paths.js';
+import { MCP_SERVER_NAME } from '#shared/constants.js';
+import { writeFileAtomicSync } from '#shared/node/atomic-write.js';
+import { INIT_COMMAND } from '#shared/node/cli-commands.js';
+import { argsOrExit, UsageError } from '#shared/node/command-line.js';
+import { xipeHome } from '#shared/node/paths.js';
 import { withGuide } from './agent-guide.js';
 import { checkIdeaName, setUpProject } from './first-idea.js';
 import { JsoncError, parseJsonc, setJsoncProperty } from './jsonc.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
+import { writeFileAtomicSync } from '#shared/node/atomic-write.js';
 
 /**
  * What install wrote, one entry per registration, so uninstall removes exactly that (all of it, one

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/src/constants.js';
-import { loadConfig } from '../../shared/src/node/config.js';
+import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '#shared/constants.js';
+import { loadConfig } from '#shared/node/config.js';
 import { BROWSERS, type BrowserName, nativeHostsDir, type PlatformEnv, registryKey } from './browsers.js';
 import { launcherScript } from './host-launcher.js';
 import {

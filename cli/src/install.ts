@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NATIVE_HOST_NAME } from '../../shared/src/constants.js';
-import { INSTALL_COMMAND, UNINSTALL_COMMAND } from '../../shared/src/node/cli-commands.js';
-import { argsOrExit, UsageError } from '../../shared/src/node/command-line.js';
-import { registerWorkspace } from '../../shared/src/node/config.js';
-import { xipeHome } from '../../shared/src/node/paths.js';
-import { ensureToken, readToken } from '../../shared/src/node/token.js';
+import { NATIVE_HOST_NAME } from '#shared/constants.js';
+import { INSTALL_COMMAND, UNINSTALL_COMMAND } from '#shared/node/cli-commands.js';
+import { argsOrExit, UsageError } from '#shared/node/command-line.js';
+import { registerWorkspace } from '#shared/node/config.js';
+import { xipeHome } from '#shared/node/paths.js';
+import { ensureToken, readToken } from '#shared/node/token.js';
 import {
   BROWSERS,
   type BrowserName,

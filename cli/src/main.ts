@@ -2,8 +2,8 @@
  * `x-ipe-uiux <command>`: the composition root. Each process entry is loaded lazily so the native
  * host never pays for loading the MCP SDK and vice versa.
  */
-import { CLI_COMMANDS, HOST_COMMAND } from '../../shared/src/node/cli-commands.js';
-import { commandHelp } from '../../shared/src/node/command-line.js';
+import { CLI_COMMANDS, HOST_COMMAND } from '#shared/node/cli-commands.js';
+import { commandHelp } from '#shared/node/command-line.js';
 
 function usage(): string {
   const width = Math.max(...CLI_COMMANDS.map((c) => c.name.length)) + 2;
@@ -69,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
     case '--version':
     case '-v':
     case 'version': {
-      const { PACKAGE_VERSION } = await import('../../shared/src/node/version.js');
+      const { PACKAGE_VERSION } = await import('#shared/node/version.js');
       process.stdout.write(`${PACKAGE_VERSION}\n`);
       return 0;
     }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
+import { writeFileAtomicSync } from '#shared/node/atomic-write.js';
 import { createZip, type ZipEntry } from './zip.js';
 
 /**

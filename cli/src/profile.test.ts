@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXTENSION_ID } from '../../shared/src/constants.js';
+import { EXTENSION_ID } from '#shared/constants.js';
 import { preferencesPath, readyToolbarProfile, TOOLBAR_SHORTCUT } from './profile.js';
 
 let tmp: string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXTENSION_ID } from '../../shared/src/constants.js';
-import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
+import { EXTENSION_ID } from '#shared/constants.js';
+import { writeFileAtomicSync } from '#shared/node/atomic-write.js';
 
 /**
  * What `start` writes into the profile it launches, before launch, so nothing needs a manual click:

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeWorkspace, referenceData, type TempWorkspace } from '../../test/helpers/store-fixtures.js';
+import { makeWorkspace, referenceData, type TempWorkspace } from '#test/helpers/store-fixtures.js';
 import { type SaveIo, saveCommand } from './save.js';
 
 // The command's own logic with an injected terminal; exit codes and output formats are also

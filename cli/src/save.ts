@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type ErrorPayload, invalidInput, toErrorPayload, XipeError } from '../../shared/src/errors.js';
-import { SAVE_COMMAND } from '../../shared/src/node/cli-commands.js';
-import { commandHelp, parseCommand, UsageError } from '../../shared/src/node/command-line.js';
-import { payloadLimit } from '../../shared/src/node/config.js';
-import { payloadTooLarge, saveReference } from '../../shared/src/node/idea-store/index.js';
-import { xipeHome } from '../../shared/src/node/paths.js';
-import type { SaveResult } from '../../shared/src/reference-data.js';
-import { makeIssue } from '../../shared/src/validation-issues.js';
+import { type ErrorPayload, invalidInput, toErrorPayload, XipeError } from '#shared/errors.js';
+import { SAVE_COMMAND } from '#shared/node/cli-commands.js';
+import { commandHelp, parseCommand, UsageError } from '#shared/node/command-line.js';
+import { payloadLimit } from '#shared/node/config.js';
+import { payloadTooLarge, saveReference } from '#shared/node/idea-store/index.js';
+import { xipeHome } from '#shared/node/paths.js';
+import type { SaveResult } from '#shared/reference-data.js';
+import { makeIssue } from '#shared/validation-issues.js';
 
 /**
  * `x-ipe-uiux save`: save_uiux_reference for scripts and agents without MCP. Reads reference data

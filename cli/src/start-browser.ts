@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { COMMANDS } from '../../shared/src/commands/index.js';
-import type { HostInfo } from '../../shared/src/envelopes.js';
-import { scanRuntimeDir } from '../../shared/src/node/bridge/discovery.js';
-import { probeHost } from '../../shared/src/node/bridge/probe.js';
-import type { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
-import { logsDir } from '../../shared/src/node/index.js';
-import { originAndPath } from '../../shared/src/tab-match.js';
+import { COMMANDS } from '#shared/commands/index.js';
+import type { HostInfo } from '#shared/envelopes.js';
+import { scanRuntimeDir } from '#shared/node/bridge/discovery.js';
+import { probeHost } from '#shared/node/bridge/probe.js';
+import type { EndpointDescriptor } from '#shared/node/endpoint-descriptor.js';
+import { logsDir } from '#shared/node/index.js';
+import { originAndPath } from '#shared/tab-match.js';
 
 /**
  * The browser side of `x-ipe-uiux start`: its switches, launching it with its output in

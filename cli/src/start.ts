@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { START_COMMAND } from '../../shared/src/node/cli-commands.js';
-import { argsOrExit, type OptionValues } from '../../shared/src/node/command-line.js';
-import { readToken, xipeHome } from '../../shared/src/node/index.js';
+import { START_COMMAND } from '#shared/node/cli-commands.js';
+import { argsOrExit, type OptionValues } from '#shared/node/command-line.js';
+import { readToken, xipeHome } from '#shared/node/index.js';
 import { ensureDemoWorkspace, type StaticServer, serveDirectory } from './demo.js';
 import { BRANDED_CHROME_EXPLANATION, type BrowserCandidate, findBrowser } from './find-browser.js';
 import { browserPresentOn, currentPlatform, install, windowsRegistry } from './install.js';

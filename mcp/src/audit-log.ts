@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { logsDir } from '../../shared/src/node/paths.js';
+import { logsDir } from '#shared/node/paths.js';
 
 /**
  * One JSON line per tool call in `<home>/logs/audit.log`: who was targeted, how long it took and

@@ -1,4 +1,4 @@
-import type { LogEntry, Logger, LogLevel } from '../../shared/src/node/logger.js';
+import type { LogEntry, Logger, LogLevel } from '#shared/node/logger.js';
 
 /**
  * MCP `logging`: a client that sends `logging/setLevel` receives the server's own log lines at

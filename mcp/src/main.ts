@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { BRIDGE_MAX_FRAME_BYTES } from '../../shared/src/constants.js';
-import { MCP_COMMAND } from '../../shared/src/node/cli-commands.js';
-import { commandHelp, parseCommand, UsageError, usageFailure } from '../../shared/src/node/command-line.js';
-import { type Config, loadConfig } from '../../shared/src/node/config.js';
-import { createLogger, type Logger } from '../../shared/src/node/logger.js';
-import { logsDir, tokenPath, xipeHome } from '../../shared/src/node/paths.js';
-import { ensureToken } from '../../shared/src/node/token.js';
+import { BRIDGE_MAX_FRAME_BYTES } from '#shared/constants.js';
+import { MCP_COMMAND } from '#shared/node/cli-commands.js';
+import { commandHelp, parseCommand, UsageError, usageFailure } from '#shared/node/command-line.js';
+import { type Config, loadConfig } from '#shared/node/config.js';
+import { createLogger, type Logger } from '#shared/node/logger.js';
+import { logsDir, tokenPath, xipeHome } from '#shared/node/paths.js';
+import { ensureToken } from '#shared/node/token.js';
 import { auditLogPath, createAuditLog } from './audit-log.js';
 import { createBridgeClient } from './bridge-client/client.js';
 import { watchIdeas } from './resources/ideas-watcher.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { PACKAGE_VERSION } from '../../shared/src/node/version.js';
+import { MCP_SERVER_NAME } from '#shared/constants.js';
+import type { Logger } from '#shared/node/logger.js';
+import { PACKAGE_VERSION } from '#shared/node/version.js';
 import type { AuditLog } from './audit-log.js';
 import type { BridgeClient } from './bridge-client/bridge.js';
 import { forwardLogs, isMcpLogLevel, MCP_LOG_LEVELS } from './log-forwarding.js';

@@ -12,8 +12,8 @@ import {
   type HostInfo,
   PROTOCOL_VERSION,
   XipeError,
-} from '../../shared/src/index.js';
-import { createLogger, type Logger } from '../../shared/src/node/logger.js';
+} from '#shared/index.js';
+import { createLogger, type Logger } from '#shared/node/logger.js';
 import type {
   BridgeClient,
   BridgeEvent,

@@ -6,14 +6,14 @@ import {
   BRIDGE_MAX_FRAME_BYTES,
   HELLO_TIMEOUT_MS,
   PROTOCOL_VERSION,
-} from '../../shared/src/constants.js';
-import type { Envelope, HostInfo, LinkError } from '../../shared/src/envelopes.js';
-import type { ErrorCode } from '../../shared/src/errors.js';
-import { HostHandshake, type Refusal } from '../../shared/src/node/bridge/handshake.js';
-import { descriptorFileName, socketFileName } from '../../shared/src/node/endpoint-descriptor.js';
-import { encodeFrame, FrameError } from '../../shared/src/node/framing.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { pipePath, tokenPath } from '../../shared/src/node/paths.js';
+} from '#shared/constants.js';
+import type { Envelope, HostInfo, LinkError } from '#shared/envelopes.js';
+import type { ErrorCode } from '#shared/errors.js';
+import { HostHandshake, type Refusal } from '#shared/node/bridge/handshake.js';
+import { descriptorFileName, socketFileName } from '#shared/node/endpoint-descriptor.js';
+import { encodeFrame, FrameError } from '#shared/node/framing.js';
+import type { Logger } from '#shared/node/logger.js';
+import { pipePath, tokenPath } from '#shared/node/paths.js';
 import { FrameChannel } from './frame-channel.js';
 import type { Router } from './router.js';
 import type { ClientPort } from './router-ports.js';

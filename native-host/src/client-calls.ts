@@ -1,4 +1,4 @@
-import type { RequestId } from '../../shared/src/envelopes.js';
+import type { RequestId } from '#shared/envelopes.js';
 import type { ClientPort } from './router-ports.js';
 
 /**

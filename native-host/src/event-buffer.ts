@@ -1,10 +1,6 @@
-import {
-  CAPTURE_EVENT_BUFFER,
-  type CaptureEvent,
-  CaptureEventType,
-} from '../../shared/src/capture-events.js';
-import type { EventsSinceResult } from '../../shared/src/commands/events-since.js';
-import { CAPTURE_EVENT_DATA } from '../../shared/src/toolbar-messages.js';
+import { CAPTURE_EVENT_BUFFER, type CaptureEvent, CaptureEventType } from '#shared/capture-events.js';
+import type { EventsSinceResult } from '#shared/commands/events-since.js';
+import { CAPTURE_EVENT_DATA } from '#shared/toolbar-messages.js';
 
 /**
  * The host's ring of recent capture events. MCP servers connect lazily (on a tool call), so the

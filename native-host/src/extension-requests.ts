@@ -1,8 +1,8 @@
-import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../shared/src/commands/capture-queue.js';
-import type { Progress, Request, RequestId, Response } from '../../shared/src/envelopes.js';
-import { toErrorPayload, XipeError } from '../../shared/src/errors.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { cancelledError, RequestTable } from '../../shared/src/request-table.js';
+import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '#shared/commands/capture-queue.js';
+import type { Progress, Request, RequestId, Response } from '#shared/envelopes.js';
+import { toErrorPayload, XipeError } from '#shared/errors.js';
+import type { Logger } from '#shared/node/logger.js';
+import { cancelledError, RequestTable } from '#shared/request-table.js';
 import { failure } from './responses.js';
 import type { ClientPort, ExtensionPort } from './router-ports.js';
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameError } from '../../shared/src/node/framing.js';
+import { encodeFrame, FrameError } from '#shared/node/framing.js';
 import { type ChannelCloseReason, FrameChannel } from './frame-channel.js';
 
 const CAP = 1024;

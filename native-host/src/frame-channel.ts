@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { decodePayload, FrameError, FrameReader } from '../../shared/src/node/framing.js';
+import { decodePayload, FrameError, FrameReader } from '#shared/node/framing.js';
 
 /**
  * Frames over a pair of byte streams (stdin/stdout for the native link, one socket for a bridge

@@ -1,6 +1,6 @@
-import type { Request, Response } from '../../shared/src/envelopes.js';
-import { toErrorPayload, XipeError } from '../../shared/src/errors.js';
-import type { Logger } from '../../shared/src/node/logger.js';
+import type { Request, Response } from '#shared/envelopes.js';
+import { toErrorPayload, XipeError } from '#shared/errors.js';
+import type { Logger } from '#shared/node/logger.js';
 import type { HostHandler, HostHandlerContext } from './handlers/types.js';
 import { failure, failureOf } from './responses.js';
 

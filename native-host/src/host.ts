@@ -1,10 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import type { HostInfo } from '../../shared/src/envelopes.js';
-import { Config, loadConfig } from '../../shared/src/node/config.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { PACKAGE_VERSION } from '../../shared/src/node/version.js';
-import { withTimeout } from '../../shared/src/with-timeout.js';
+import { PROTOCOL_VERSION } from '#shared/constants.js';
+import type { HostInfo } from '#shared/envelopes.js';
+import { Config, loadConfig } from '#shared/node/config.js';
+import type { Logger } from '#shared/node/logger.js';
+import { PACKAGE_VERSION } from '#shared/node/version.js';
+import { withTimeout } from '#shared/with-timeout.js';
 import { BridgeServer } from './bridge-server.js';
 import { HOST_HANDLERS, type HostHandler } from './handlers/index.js';
 import { NativeLink } from './native-link.js';

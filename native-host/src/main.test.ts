@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXTENSION_ORIGIN } from '../../shared/src/constants.js';
+import { EXTENSION_ORIGIN } from '#shared/constants.js';
 import { parseHostArgs } from './main.js';
 
 describe('parseHostArgs', () => {

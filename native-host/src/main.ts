@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { EXTENSION_ORIGIN } from '../../shared/src/constants.js';
-import { createLogger, type Logger } from '../../shared/src/node/logger.js';
-import { logsDir, xipeHome } from '../../shared/src/node/paths.js';
-import { ensureToken } from '../../shared/src/node/token.js';
+import { EXTENSION_ORIGIN } from '#shared/constants.js';
+import { createLogger, type Logger } from '#shared/node/logger.js';
+import { logsDir, xipeHome } from '#shared/node/paths.js';
+import { ensureToken } from '#shared/node/token.js';
 import { startHost } from './host.js';
 
 /**

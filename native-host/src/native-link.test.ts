@@ -1,8 +1,8 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ChunkAssembler, splitIntoChunks } from '../../shared/src/chunking.js';
-import { Chunk, type Envelope } from '../../shared/src/envelopes.js';
-import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
+import { ChunkAssembler, splitIntoChunks } from '#shared/chunking.js';
+import { Chunk, type Envelope } from '#shared/envelopes.js';
+import { decodePayload, encodeFrame, FrameReader } from '#shared/node/framing.js';
 import { silent } from '../test-support/fakes.js';
 import type { ChannelCloseReason } from './frame-channel.js';
 import { NativeLink } from './native-link.js';

@@ -1,16 +1,16 @@
 import type { Readable, Writable } from 'node:stream';
-import { ChunkAssembler, splitIntoChunks } from '../../shared/src/chunking.js';
+import { ChunkAssembler, splitIntoChunks } from '#shared/chunking.js';
 import {
   CHUNK_CHARS,
   EXTENSION_STREAM_MAX_CHARS,
   EXTENSION_TO_HOST_MAX_BYTES,
   HOST_TO_EXTENSION_MAX_BYTES,
-} from '../../shared/src/constants.js';
-import { Chunk, Envelope } from '../../shared/src/envelopes.js';
-import { XipeError } from '../../shared/src/errors.js';
-import { encodeJsonFrame } from '../../shared/src/node/framing.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { formatZodError } from '../../shared/src/validation-issues.js';
+} from '#shared/constants.js';
+import { Chunk, Envelope } from '#shared/envelopes.js';
+import { XipeError } from '#shared/errors.js';
+import { encodeJsonFrame } from '#shared/node/framing.js';
+import type { Logger } from '#shared/node/logger.js';
+import { formatZodError } from '#shared/validation-issues.js';
 import { type ChannelCloseReason, FrameChannel } from './frame-channel.js';
 
 /**

@@ -1,6 +1,6 @@
-import { type Envelope, RequestId, type Response } from '../../shared/src/envelopes.js';
-import { type ErrorCode, type ErrorPayload, toErrorPayload, XipeError } from '../../shared/src/errors.js';
-import type { Logger } from '../../shared/src/node/logger.js';
+import { type Envelope, RequestId, type Response } from '#shared/envelopes.js';
+import { type ErrorCode, type ErrorPayload, toErrorPayload, XipeError } from '#shared/errors.js';
+import type { Logger } from '#shared/node/logger.js';
 
 /** Failure responses, and sending that never throws at the router: a message too big to frame
  * becomes a failure the peer can read, a gone peer is only logged. */

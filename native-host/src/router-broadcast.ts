@@ -1,6 +1,6 @@
-import type { Event } from '../../shared/src/envelopes.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { CAPTURE_EVENTS } from '../../shared/src/toolbar-messages.js';
+import type { Event } from '#shared/envelopes.js';
+import type { Logger } from '#shared/node/logger.js';
+import { CAPTURE_EVENTS } from '#shared/toolbar-messages.js';
 import { EventBuffer } from './event-buffer.js';
 import type { ClientPort } from './router-ports.js';
 

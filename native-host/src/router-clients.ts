@@ -1,5 +1,5 @@
-import { Envelope, type Request, type Response } from '../../shared/src/envelopes.js';
-import { validationError } from '../../shared/src/errors.js';
+import { Envelope, type Request, type Response } from '#shared/envelopes.js';
+import { validationError } from '#shared/errors.js';
 import { ClientCalls } from './client-calls.js';
 import { EXTENSION_NOT_CONNECTED_MESSAGE } from './extension-requests.js';
 import { failure, failureOf, requestIdOf, sendToClient } from './responses.js';

@@ -2,17 +2,10 @@ import {
   CAPTURE_QUEUE_EVENT,
   CaptureQueueSnapshot,
   type QueueEntry,
-} from '../../shared/src/commands/capture-queue.js';
-import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import type {
-  Envelope,
-  Event,
-  ExtensionInfo,
-  Progress,
-  Request,
-  Response,
-} from '../../shared/src/envelopes.js';
-import { XipeError } from '../../shared/src/errors.js';
+} from '#shared/commands/capture-queue.js';
+import { PROTOCOL_VERSION } from '#shared/constants.js';
+import type { Envelope, Event, ExtensionInfo, Progress, Request, Response } from '#shared/envelopes.js';
+import { XipeError } from '#shared/errors.js';
 import { EXTENSION_NOT_CONNECTED_MESSAGE } from './extension-requests.js';
 import { failureOf, requestIdOf, sendToExtension } from './responses.js';
 import type { RouterCore } from './router-ports.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import type { Envelope, ExtensionInfo, Request } from '../../shared/src/envelopes.js';
+import { PROTOCOL_VERSION } from '#shared/constants.js';
+import type { Envelope, ExtensionInfo, Request } from '#shared/envelopes.js';
 import { fakeHostInfo, silent } from '../test-support/fakes.js';
 import type { HostHandler, HostHandlerContext } from './handlers/types.js';
 import { Router } from './router.js';

@@ -1,6 +1,6 @@
-import type { CommandSpec } from '../../shared/src/commands/index.js';
-import type { Envelope, HostInfo, Request, Response } from '../../shared/src/envelopes.js';
-import type { Logger } from '../../shared/src/node/logger.js';
+import type { CommandSpec } from '#shared/commands/index.js';
+import type { Envelope, HostInfo, Request, Response } from '#shared/envelopes.js';
+import type { Logger } from '#shared/node/logger.js';
 import type { ExtensionRequests } from './extension-requests.js';
 import type { HostContextBase, HostHandler, RequestSource } from './handlers/types.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CAPTURE_QUEUE_EVENT } from '../../shared/src/commands/capture-queue.js';
-import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import type { Envelope, Request, Response } from '../../shared/src/envelopes.js';
+import { CAPTURE_QUEUE_EVENT } from '#shared/commands/capture-queue.js';
+import { PROTOCOL_VERSION } from '#shared/constants.js';
+import type { Envelope, Request, Response } from '#shared/envelopes.js';
 import { fakeHostInfo, silent } from '../test-support/fakes.js';
 import { passOn, requesterOf } from './handlers/queue-progress.js';
 import type { HostContextBase, HostHandler } from './handlers/types.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import type { Envelope, ExtensionInfo, HostInfo, Request, Response } from '../../shared/src/envelopes.js';
-import { XipeError } from '../../shared/src/errors.js';
+import { PROTOCOL_VERSION } from '#shared/constants.js';
+import type { Envelope, ExtensionInfo, HostInfo, Request, Response } from '#shared/envelopes.js';
+import { XipeError } from '#shared/errors.js';
 import { fakeHostInfo, silent } from '../test-support/fakes.js';
 import type { HostContextBase, HostHandler } from './handlers/types.js';
 import { Router } from './router.js';

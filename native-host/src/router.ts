@@ -1,7 +1,7 @@
-import type { QueueEntry } from '../../shared/src/commands/capture-queue.js';
-import { COMMANDS, type CommandSpec } from '../../shared/src/commands/index.js';
-import { DEFAULT_TOOL_TIMEOUT_MS } from '../../shared/src/constants.js';
-import type { Envelope, ExtensionInfo, Progress, Request, Response } from '../../shared/src/envelopes.js';
+import type { QueueEntry } from '#shared/commands/capture-queue.js';
+import { COMMANDS, type CommandSpec } from '#shared/commands/index.js';
+import { DEFAULT_TOOL_TIMEOUT_MS } from '#shared/constants.js';
+import type { Envelope, ExtensionInfo, Progress, Request, Response } from '#shared/envelopes.js';
 import type { EventBuffer } from './event-buffer.js';
 import { ExtensionRequests } from './extension-requests.js';
 import { HandlerRunner } from './handler-runner.js';

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { runtimeDirCandidates, runtimeDirRecordPath } from '../../shared/src/node/paths.js';
-import { RuntimeDirError, readRuntimeDirRecord } from '../../shared/src/node/runtime-dir.js';
+import { EndpointDescriptor } from '#shared/node/endpoint-descriptor.js';
+import type { Logger } from '#shared/node/logger.js';
+import { runtimeDirCandidates, runtimeDirRecordPath } from '#shared/node/paths.js';
+import { RuntimeDirError, readRuntimeDirRecord } from '#shared/node/runtime-dir.js';
 import { chooseRuntimeDir, prepareRuntimeDir, removeStaleEndpoints, writeDescriptor } from './runtime-dir.js';
 
 const posix = process.platform !== 'win32';

@@ -1,20 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../../shared/src/node/atomic-write.js';
+import { writeFileAtomicSync } from '#shared/node/atomic-write.js';
 import {
   EndpointDescriptor,
   endpointFilePid,
   listDescriptorFiles,
-} from '../../shared/src/node/endpoint-descriptor.js';
-import type { Logger } from '../../shared/src/node/logger.js';
-import { runtimeDirCandidates } from '../../shared/src/node/paths.js';
-import { pidAlive } from '../../shared/src/node/pid.js';
+} from '#shared/node/endpoint-descriptor.js';
+import type { Logger } from '#shared/node/logger.js';
+import { runtimeDirCandidates } from '#shared/node/paths.js';
+import { pidAlive } from '#shared/node/pid.js';
 import {
   checkRuntimeDir,
   type OwnerOptions,
   readRuntimeDirRecord,
   writeRuntimeDirRecord,
-} from '../../shared/src/node/runtime-dir.js';
+} from '#shared/node/runtime-dir.js';
 
 /**
  * The host's side of the runtime dir: choose it, create it (0700), record it in `<home>`, and

@@ -1,4 +1,4 @@
-import { XipeError } from '../../shared/src/errors.js';
+import { XipeError } from '#shared/errors.js';
 
 /**
  * Images the extension staged for its next save (`stage_image`), in memory: the host is the

@@ -3,9 +3,9 @@
  * handler context for a bridge caller. Lives outside native-host/src so it is never built into
  * the product.
  */
-import { PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import type { HostInfo } from '../../shared/src/envelopes.js';
-import type { Logger } from '../../shared/src/node/logger.js';
+import { PROTOCOL_VERSION } from '#shared/constants.js';
+import type { HostInfo } from '#shared/envelopes.js';
+import type { Logger } from '#shared/node/logger.js';
 import type { CaptureEventSource, ExtensionRequester, HostHandlerContext } from '../src/handlers/types.js';
 
 export const silent: Logger = {

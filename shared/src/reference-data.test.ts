@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { b64, makePng, referenceData } from '../../test/helpers/store-fixtures.js';
+import { b64, makePng, referenceData } from '#test/helpers/store-fixtures.js';
 import { validationError, type XipeError } from './errors.js';
 import { ideaFolderProblem, jsonByteLength, ReferenceData } from './reference-data.js';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MergedReferenceData, ReferenceData } from '../../shared/src/reference-data.js';
+import { MergedReferenceData, ReferenceData } from '#shared/reference-data.js';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import { McpSession, type ToolOutcome } from '../helpers/browser-mcp.js';
 import { comparePng, rectOf, ToolbarDriver } from '../helpers/toolbar-driver.js';

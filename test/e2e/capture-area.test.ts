@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReferencedElements } from '../../shared/src/deep-capture/referenced-elements.js';
+import { ReferencedElements } from '#shared/deep-capture/referenced-elements.js';
 import { BrowserEnv } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
 import { comparePngs, FIDELITY_TOLERANCE, rectOf, rectShot, renderOffline } from '../support/deep-capture.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReferencedElements } from '../../shared/src/deep-capture/referenced-elements.js';
+import { ReferencedElements } from '#shared/deep-capture/referenced-elements.js';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import { McpSession, type ToolOutcome } from '../helpers/browser-mcp.js';
 import { type FixtureServer, startFixtureServer } from '../support/deep-fixtures.js';

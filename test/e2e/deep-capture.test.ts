@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReferencedElements } from '../../shared/src/deep-capture/referenced-elements.js';
+import { ReferencedElements } from '#shared/deep-capture/referenced-elements.js';
 import { EXTENSION_DIST, launchChromium } from '../support/chromium.js';
 import {
   captureArea,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTENSION_ID } from '../../shared/src/constants.js';
+import { EXTENSION_ID } from '#shared/constants.js';
 import { BrowserEnv, EXTENSION_DIST } from '../helpers/browser-fixture.js';
 
 // With the pinned extension ID, anything web-accessible would let any site detect the extension

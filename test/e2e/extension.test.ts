@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTENSION_ID, PROTOCOL_VERSION } from '../../shared/src/constants.js';
-import { readToken } from '../../shared/src/node/index.js';
+import { EXTENSION_ID, PROTOCOL_VERSION } from '#shared/constants.js';
+import { readToken } from '#shared/node/index.js';
 import { BrowserEnv } from '../helpers/browser-fixture.js';
 import { BridgeTestClient } from '../helpers/fake-extension.js';
 

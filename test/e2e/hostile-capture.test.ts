@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_FETCHES_PER_CAPTURE } from '../../shared/src/commands/fetch-resource.js';
+import { MAX_FETCHES_PER_CAPTURE } from '#shared/commands/fetch-resource.js';
 import { BrowserEnv } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
 import { type HostileServers, MANY_IMAGES, startHostileServers } from '../helpers/hostile-site.js';

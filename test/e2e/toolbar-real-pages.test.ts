@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ReferenceData } from '../../shared/src/reference-data.js';
+import { ReferenceData } from '#shared/reference-data.js';
 import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import {
   closeToolbar,

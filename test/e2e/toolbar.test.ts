@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DTCG_FILE } from '../../shared/src/design-tokens.js';
-import { MergedReferenceData, ReferenceData } from '../../shared/src/reference-data.js';
+import { DTCG_FILE } from '#shared/design-tokens.js';
+import { MergedReferenceData, ReferenceData } from '#shared/reference-data.js';
 import { BrowserEnv, EXTENSION_DIST, waitUntil } from '../helpers/browser-fixture.js';
 import { storedCollection } from '../helpers/real-pages.js';
 import {

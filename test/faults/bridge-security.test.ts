@@ -12,18 +12,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  BRIDGE_HELLO_MAX_FRAME_BYTES,
-  BRIDGE_MAX_FRAME_BYTES,
-  PROTOCOL_VERSION,
-} from '../../shared/src/constants.js';
-import {
-  endpointPath,
-  logsDir,
-  runtimeDir,
-  runtimeDirRecordPath,
-  tokenPath,
-} from '../../shared/src/node/paths.js';
+import { BRIDGE_HELLO_MAX_FRAME_BYTES, BRIDGE_MAX_FRAME_BYTES, PROTOCOL_VERSION } from '#shared/constants.js';
+import { endpointPath, logsDir, runtimeDir, runtimeDirRecordPath, tokenPath } from '#shared/node/paths.js';
 import {
   type BridgeTestClient,
   DEFAULT_EXTENSION_INFO,

@@ -10,8 +10,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { XipeError } from '../../shared/src/errors.js';
-import { saveReference } from '../../shared/src/node/idea-store/index.js';
+import { XipeError } from '#shared/errors.js';
+import { saveReference } from '#shared/node/idea-store/index.js';
 import {
   exhaustInodes,
   fillDisk,

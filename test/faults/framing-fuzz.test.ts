@@ -14,9 +14,9 @@ import {
   BRIDGE_HELLO_MAX_FRAME_BYTES,
   BRIDGE_MAX_FRAME_BYTES,
   EXTENSION_TO_HOST_MAX_BYTES,
-} from '../../shared/src/constants.js';
-import type { Envelope } from '../../shared/src/envelopes.js';
-import type { ErrorCode } from '../../shared/src/errors.js';
+} from '#shared/constants.js';
+import type { Envelope } from '#shared/envelopes.js';
+import type { ErrorCode } from '#shared/errors.js';
 import type { BridgeTestClient, FakeExtension } from '../helpers/fake-extension.js';
 import { DEFAULT_EXTENSION_INFO } from '../helpers/fake-extension.js';
 import {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
-import { MergedReferenceData } from '../../shared/src/reference-data.js';
+import { MergedReferenceData } from '#shared/reference-data.js';
 import type { BridgeTestClient, FakeExtension } from '../helpers/fake-extension.js';
 import { tryMountTmpfs } from '../helpers/fault-disk.js';
 import { crashReports, HostPool } from '../helpers/fault-host.js';

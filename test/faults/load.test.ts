@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { InjectScriptParams, ListTabsResult } from '../../shared/src/commands/index.js';
+import type { InjectScriptParams, ListTabsResult } from '#shared/commands/index.js';
 import { DEFAULT_EXTENSION_INFO, type FakeExtension } from '../helpers/fake-extension.js';
 import { HostPool } from '../helpers/fault-host.js';
 import { McpProcess } from '../helpers/fault-mcp.js';

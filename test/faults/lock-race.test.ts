@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { acquireFileLock, type HeldLock, LOCK_FILE } from '../../shared/src/node/idea-store/lock.js';
+import { acquireFileLock, type HeldLock, LOCK_FILE } from '#shared/node/idea-store/lock.js';
 
 let dir: string;
 beforeEach(() => {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { InjectScriptParams } from '../../shared/src/commands/index.js';
+import type { InjectScriptParams } from '#shared/commands/index.js';
 import type { FakeExtension } from '../helpers/fake-extension.js';
 import { HostPool, within } from '../helpers/fault-host.js';
 import { McpProcess } from '../helpers/fault-mcp.js';

@@ -13,14 +13,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { XipeError } from '../../shared/src/errors.js';
-import { saveReference } from '../../shared/src/node/idea-store/index.js';
+import { XipeError } from '#shared/errors.js';
+import { saveReference } from '#shared/node/idea-store/index.js';
 import {
   BASE64_PREFIX,
   ideaFolderProblem,
   MergedReferenceData,
   ReferenceData,
-} from '../../shared/src/reference-data.js';
+} from '#shared/reference-data.js';
 import { hashTree } from '../helpers/fault-host.js';
 import { makePng, makeWorkspace, type TempWorkspace } from '../helpers/store-fixtures.js';
 

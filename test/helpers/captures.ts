@@ -1,5 +1,5 @@
-import type { AreaCapture, CaptureNode } from '../../shared/src/deep-capture/area-capture.js';
-import { emptyCaptureNode } from '../../shared/src/deep-capture/capture-node.js';
+import type { AreaCapture, CaptureNode } from '#shared/deep-capture/area-capture.js';
+import { emptyCaptureNode } from '#shared/deep-capture/capture-node.js';
 
 /**
  * Hand-made captures for the unit tests of what consumes an AreaCapture (the clone, tokens, the

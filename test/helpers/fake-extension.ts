@@ -17,14 +17,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ChunkAssembler } from '../../shared/src/chunking.js';
+import { ChunkAssembler } from '#shared/chunking.js';
 import {
   BRIDGE_MAX_FRAME_BYTES,
   EXTENSION_ORIGIN,
   EXTENSION_TO_HOST_MAX_BYTES,
   HOST_TO_EXTENSION_MAX_BYTES,
   PROTOCOL_VERSION,
-} from '../../shared/src/constants.js';
+} from '#shared/constants.js';
 import {
   Envelope,
   type ExtensionHello,
@@ -34,12 +34,12 @@ import {
   type Request,
   type RequestId,
   type Response,
-} from '../../shared/src/envelopes.js';
-import { toErrorPayload } from '../../shared/src/errors.js';
-import { ClientHandshake, handshakeProof } from '../../shared/src/node/bridge/handshake.js';
-import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
-import { decodePayload, encodeFrame, FrameReader } from '../../shared/src/node/framing.js';
-import { endpointDescriptorPath, logsDir, readToken } from '../../shared/src/node/index.js';
+} from '#shared/envelopes.js';
+import { toErrorPayload } from '#shared/errors.js';
+import { ClientHandshake, handshakeProof } from '#shared/node/bridge/handshake.js';
+import { EndpointDescriptor } from '#shared/node/endpoint-descriptor.js';
+import { decodePayload, encodeFrame, FrameReader } from '#shared/node/framing.js';
+import { endpointDescriptorPath, logsDir, readToken } from '#shared/node/index.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI_BIN = path.join(REPO_ROOT, 'bin', 'x-ipe-uiux.js');

@@ -10,14 +10,10 @@
  * The model is computed with the pure codec (decodePayload) and the shared zod envelopes.
  */
 import fc from 'fast-check';
-import { splitIntoChunks } from '../../shared/src/chunking.js';
-import {
-  BRIDGE_MAX_FRAME_BYTES,
-  EXTENSION_TO_HOST_MAX_BYTES,
-  PROTOCOL_VERSION,
-} from '../../shared/src/constants.js';
-import { Envelope, RequestId } from '../../shared/src/envelopes.js';
-import { decodePayload } from '../../shared/src/node/framing.js';
+import { splitIntoChunks } from '#shared/chunking.js';
+import { BRIDGE_MAX_FRAME_BYTES, EXTENSION_TO_HOST_MAX_BYTES, PROTOCOL_VERSION } from '#shared/constants.js';
+import { Envelope, RequestId } from '#shared/envelopes.js';
+import { decodePayload } from '#shared/node/framing.js';
 import { DEFAULT_EXTENSION_INFO } from './fake-extension.js';
 
 export type LinkKind = 'native' | 'bridge';

@@ -4,7 +4,7 @@
  * screenshots of the same page, and pixel comparisons in Node.
  */
 import type { Browser, Page, WebWorker } from 'puppeteer-core';
-import type { Collection } from '../../shared/src/toolbar-messages.js';
+import type { Collection } from '#shared/toolbar-messages.js';
 import { compareImages, type DecodedImage, decodePng, pixelAt } from '../support/png.js';
 import { pageSettled } from '../support/real-pages.js';
 import { type BrowserEnv, waitUntil } from './browser-fixture.js';

@@ -5,7 +5,7 @@
  * Elements panel does), which observes without weakening the product's isolation.
  */
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import { EXTENSION_ID } from '../../shared/src/constants.js';
+import { EXTENSION_ID } from '#shared/constants.js';
 import { waitUntil } from './browser-fixture.js';
 
 interface DomNode {

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
+import type { CollectedElement, CssRect } from '#shared/toolbar-messages.js';
 import type { ModeContext } from '../../extension/src/content/toolbar/modes/mode.js';
 import type { Pixels } from '../../extension/src/content/toolbar/pixels.js';
-import type { CollectedElement, CssRect } from '../../shared/src/toolbar-messages.js';
 
 /**
  * For the modes' unit tests (happy-dom): a page with a made-up layout, and a ModeContext whose

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MCP_SERVER_NAME } from '#shared/constants.js';
 import { AGENT_GUIDE_MARKDOWN } from '../../mcp/src/resources/guide.js';
 import { SKILL_NAME, skillMarkdown } from '../../mcp/src/resources/skill.js';
-import { MCP_SERVER_NAME } from '../../shared/src/constants.js';
 import { REPO_ROOT } from '../helpers/fake-extension.js';
 
 // The agent plugin (.claude-plugin/, read by Claude Code and by Copilot CLI): one install gives the

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXTENSION_ID as PINNED_ID } from '../../shared/src/constants.js';
+import { EXTENSION_ID as PINNED_ID } from '#shared/constants.js';
 import { chromiumArgs, EXTENSION_DIST, EXTENSION_ID, prepareProfile } from '../support/chromium.js';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tokenPath } from '../../shared/src/node/paths.js';
+import { tokenPath } from '#shared/node/paths.js';
 import { CLI_BIN, FakeExtension } from '../helpers/fake-extension.js';
 
 /**

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI_COMMANDS } from '../../shared/src/node/cli-commands.js';
+import { CLI_COMMANDS } from '#shared/node/cli-commands.js';
 import { CLI_BIN, REPO_ROOT } from '../helpers/fake-extension.js';
 
 // `x-ipe-uiux <command> --help` for every command, from the real entry point: help, exit 0, and

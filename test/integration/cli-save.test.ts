@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SaveResult } from '../../shared/src/reference-data.js';
+import { SaveResult } from '#shared/reference-data.js';
 import { CLI_BIN } from '../helpers/fake-extension.js';
 import { expectedSession, originalShapes } from '../helpers/original-shapes.js';
 import {

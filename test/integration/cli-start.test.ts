@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { NATIVE_HOST_NAME } from '../../shared/src/constants.js';
+import { NATIVE_HOST_NAME } from '#shared/constants.js';
 import { CLI_BIN, REPO_ROOT } from '../helpers/fake-extension.js';
 
 /**

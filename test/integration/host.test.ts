@@ -3,14 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  EXTENSION_ORIGIN,
-  HOST_TO_EXTENSION_MAX_BYTES,
-  PROTOCOL_VERSION,
-} from '../../shared/src/constants.js';
-import type { Request } from '../../shared/src/envelopes.js';
-import { XipeError } from '../../shared/src/errors.js';
-import { endpointDescriptorPath, endpointPath, runtimeDir } from '../../shared/src/node/paths.js';
+import { EXTENSION_ORIGIN, HOST_TO_EXTENSION_MAX_BYTES, PROTOCOL_VERSION } from '#shared/constants.js';
+import type { Request } from '#shared/envelopes.js';
+import { XipeError } from '#shared/errors.js';
+import { endpointDescriptorPath, endpointPath, runtimeDir } from '#shared/node/paths.js';
 import { BridgeTestClient, DEFAULT_EXTENSION_INFO, FakeExtension } from '../helpers/fake-extension.js';
 
 const hosts: FakeExtension[] = [];

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveReference } from '../../shared/src/node/idea-store/index.js';
+import { saveReference } from '#shared/node/idea-store/index.js';
 import {
   IDEA,
   makePng,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readToken } from '../../shared/src/node/token.js';
+import { readToken } from '#shared/node/token.js';
 import { startHttpMcp as start } from '../helpers/http-mcp.js';
 
 // `x-ipe-uiux mcp --http 0` as a real process: loopback only, bearer token before anything else,

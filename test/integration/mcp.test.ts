@@ -6,9 +6,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { InjectScriptParams, ListTabsResult } from '../../shared/src/commands/index.js';
-import { XipeError } from '../../shared/src/errors.js';
-import { runtimeDir, tokenPath } from '../../shared/src/node/paths.js';
+import type { InjectScriptParams, ListTabsResult } from '#shared/commands/index.js';
+import { XipeError } from '#shared/errors.js';
+import { runtimeDir, tokenPath } from '#shared/node/paths.js';
 import { CLI_BIN, DEFAULT_EXTENSION_INFO, FakeExtension } from '../helpers/fake-extension.js';
 
 // `x-ipe-uiux mcp` as a real process, driven by the SDK client over stdio, in front of the real

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NATIVE_HOST_NAME } from '../../shared/src/constants.js';
+import { NATIVE_HOST_NAME } from '#shared/constants.js';
 import { REPO_ROOT } from '../helpers/fake-extension.js';
 
 // `npx`-style use of a packed tarball: `npm pack` (dist/ as the global setup built it), install it

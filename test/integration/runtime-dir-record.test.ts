@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ListTabsResult } from '../../shared/src/commands/index.js';
-import { runtimeDirCandidates, runtimeDirRecordPath } from '../../shared/src/node/paths.js';
+import type { ListTabsResult } from '#shared/commands/index.js';
+import { runtimeDirCandidates, runtimeDirRecordPath } from '#shared/node/paths.js';
 import { DEFAULT_EXTENSION_INFO, FakeExtension } from '../helpers/fake-extension.js';
 import { McpProcess } from '../helpers/fault-mcp.js';
 

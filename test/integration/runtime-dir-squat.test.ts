@@ -12,10 +12,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { probeHost } from '../../shared/src/node/bridge/probe.js';
-import { EndpointDescriptor } from '../../shared/src/node/endpoint-descriptor.js';
-import { runtimeDirRecordPath } from '../../shared/src/node/paths.js';
-import { ensureToken } from '../../shared/src/node/token.js';
+import { probeHost } from '#shared/node/bridge/probe.js';
+import { EndpointDescriptor } from '#shared/node/endpoint-descriptor.js';
+import { runtimeDirRecordPath } from '#shared/node/paths.js';
+import { ensureToken } from '#shared/node/token.js';
 import { CLI_BIN } from '../helpers/fake-extension.js';
 import { McpProcess } from '../helpers/fault-mcp.js';
 

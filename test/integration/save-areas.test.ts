@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ReferencedElements } from '../../shared/src/deep-capture/referenced-elements.js';
-import { SaveResult } from '../../shared/src/reference-data.js';
+import { ReferencedElements } from '#shared/deep-capture/referenced-elements.js';
+import { SaveResult } from '#shared/reference-data.js';
 import { CLI_BIN, FakeExtension } from '../helpers/fake-extension.js';
 import {
   IDEA,

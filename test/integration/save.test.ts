@@ -5,9 +5,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { splitIntoChunks } from '../../shared/src/chunking.js';
-import { EXTENSION_CHUNK_CHARS } from '../../shared/src/constants.js';
-import { SaveResult } from '../../shared/src/reference-data.js';
+import { splitIntoChunks } from '#shared/chunking.js';
+import { EXTENSION_CHUNK_CHARS } from '#shared/constants.js';
+import { SaveResult } from '#shared/reference-data.js';
 import { CLI_BIN, FakeExtension } from '../helpers/fake-extension.js';
 import { expectedSession, originalShapes } from '../helpers/original-shapes.js';
 import {

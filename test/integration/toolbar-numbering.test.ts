@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { STAGED_PREFIX } from '#shared/commands/stage-image.js';
+import type { CollectedElement, Collection } from '#shared/toolbar-messages.js';
 import { buildReferenceData } from '../../extension/src/background/toolbar/reference-builder.js';
-import { STAGED_PREFIX } from '../../shared/src/commands/stage-image.js';
-import type { CollectedElement, Collection } from '../../shared/src/toolbar-messages.js';
 import { FakeExtension } from '../helpers/fake-extension.js';
 import {
   b64,

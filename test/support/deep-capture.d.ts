@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
+import type { AreaCapture, CaptureRect } from '#shared/deep-capture/area-capture.js';
 import type { CloneFiles } from '../../native-host/src/deep-capture/clone/index.js';
-import type { AreaCapture, CaptureRect } from '../../shared/src/deep-capture/area-capture.js';
 import type { FixtureArea, FixtureServer } from './deep-fixtures.js';
 
 export declare const ENGINE_FILE: string;

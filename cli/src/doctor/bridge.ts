@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { scanRuntimeDir } from '../../../shared/src/node/bridge/discovery.js';
-import { tokenPath } from '../../../shared/src/node/paths.js';
+import { scanRuntimeDir } from '#shared/node/bridge/discovery.js';
+import { tokenPath } from '#shared/node/paths.js';
 import type { BridgeState, CheckResult, DoctorDeps } from './types.js';
 
 /** A live host answers the hello with our token; the hosts reached go into `state` for the next checks. */

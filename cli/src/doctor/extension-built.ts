@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXTENSION_ID } from '../../../shared/src/constants.js';
+import { EXTENSION_ID } from '#shared/constants.js';
 import type { CheckResult } from './types.js';
 
 /** Chrome derives an extension's ID from its public key: sha256, first 32 hex digits mapped to a–p. */

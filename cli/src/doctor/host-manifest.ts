@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../../shared/src/constants.js';
+import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '#shared/constants.js';
 import { BROWSERS, nativeHostsDir } from '../browsers.js';
 import { readInstallRecord } from '../install-record.js';
 import type { CheckResult, DoctorDeps } from './types.js';

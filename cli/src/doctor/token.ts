@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { tokenPath } from '../../../shared/src/node/paths.js';
-import { tokenFileProblem } from '../../../shared/src/node/token.js';
+import { tokenPath } from '#shared/node/paths.js';
+import { tokenFileProblem } from '#shared/node/token.js';
 import type { CheckResult, DoctorDeps } from './types.js';
 
 /** The bridge's shared secret exists, is not empty and is the user's alone. */

@@ -1,6 +1,6 @@
-import type { HostInfo } from '../../../shared/src/envelopes.js';
-import type { ProbeOutcome } from '../../../shared/src/node/bridge/probe.js';
-import type { EndpointDescriptor } from '../../../shared/src/node/endpoint-descriptor.js';
+import type { HostInfo } from '#shared/envelopes.js';
+import type { ProbeOutcome } from '#shared/node/bridge/probe.js';
+import type { EndpointDescriptor } from '#shared/node/endpoint-descriptor.js';
 import type { PlatformEnv } from '../browsers.js';
 import type { BrowserSearch } from '../find-browser.js';
 

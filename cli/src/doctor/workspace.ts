@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../../shared/src/node/config.js';
+import { loadConfig } from '#shared/node/config.js';
 import { DEFAULT_FIRST_IDEA } from '../first-idea.js';
 import type { CheckResult, DoctorDeps } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { BrowserInfo } from '../../../shared/src/index.js';
+import type { BrowserInfo } from '#shared/index.js';
 import { browser } from '../platform/browser.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { COMMANDS, XipeError } from '../../../shared/src/index.js';
+import { COMMANDS, XipeError } from '#shared/index.js';
 
 vi.mock('../platform/browser.js', () => ({ browser: {}, userScriptsApi: () => null }));
 // The toolbar bundle (an IIFE file import) needs a DOM; the opener is not exercised here.

@@ -1,4 +1,4 @@
-import type { Request, Response } from '../../../shared/src/index.js';
+import type { Request, Response } from '#shared/index.js';
 import {
   COMMANDS,
   formatZodError,
@@ -6,7 +6,7 @@ import {
   toErrorPayload,
   validationError,
   XipeError,
-} from '../../../shared/src/index.js';
+} from '#shared/index.js';
 import type { ExtensionCommand, Handler, HandlerContext } from './handlers/types.js';
 
 export type HandlerTable = { readonly [C in ExtensionCommand]: Handler<C> };

@@ -1,11 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { splitIntoChunks } from '../../../shared/src/chunking.js';
-import {
-  type ExtensionHello,
-  PROTOCOL_VERSION,
-  type Request,
-  type Response,
-} from '../../../shared/src/index.js';
+import { splitIntoChunks } from '#shared/chunking.js';
+import { type ExtensionHello, PROTOCOL_VERSION, type Request, type Response } from '#shared/index.js';
 import type { Runtime } from '../platform/browser.js';
 import type { RequestScope } from './handlers/types.js';
 

@@ -1,4 +1,4 @@
-import type { Envelope, ExtensionHello, Request, Response } from '../../../shared/src/index.js';
+import type { Envelope, ExtensionHello, Request, Response } from '#shared/index.js';
 import {
   Chunk,
   ChunkAssembler,
@@ -9,7 +9,7 @@ import {
   splitIntoChunks,
   toErrorPayload,
   XipeError,
-} from '../../../shared/src/index.js';
+} from '#shared/index.js';
 import { browser, disconnectReason, type Runtime } from '../platform/browser.js';
 import type { RequestScope } from './handlers/types.js';
 

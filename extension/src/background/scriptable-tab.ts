@@ -1,5 +1,5 @@
-import type { TabInfo, TabTarget } from '../../../shared/src/index.js';
-import { EXTENSION_ORIGIN, XipeError } from '../../../shared/src/index.js';
+import type { TabInfo, TabTarget } from '#shared/index.js';
+import { EXTENSION_ORIGIN, XipeError } from '#shared/index.js';
 import { browser } from '../platform/browser.js';
 import { forbiddenReason } from './injection/forbidden-urls.js';
 import { findTarget } from './tabs.js';

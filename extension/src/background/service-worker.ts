@@ -1,5 +1,5 @@
-import type { ExtensionHello } from '../../../shared/src/index.js';
-import { CAPTURE_QUEUE_EVENT, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../../shared/src/index.js';
+import type { ExtensionHello } from '#shared/index.js';
+import { CAPTURE_QUEUE_EVENT, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '#shared/index.js';
 import { browser, userScriptsApi } from '../platform/browser.js';
 import { handleActionClick } from './action.js';
 import { browserInfo } from './browser-info.js';

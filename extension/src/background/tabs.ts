@@ -1,6 +1,6 @@
-import type { TabInfo, TabTarget } from '../../../shared/src/index.js';
-import { XipeError } from '../../../shared/src/index.js';
-import { quoteShort, urlMatches } from '../../../shared/src/tab-match.js';
+import type { TabInfo, TabTarget } from '#shared/index.js';
+import { XipeError } from '#shared/index.js';
+import { quoteShort, urlMatches } from '#shared/tab-match.js';
 import { browser, type Tabs } from '../platform/browser.js';
 
 /**

@@ -6,7 +6,7 @@ import type {
   ErrorPayload,
   HostInfo,
   Progress,
-} from '../../../shared/src/index.js';
+} from '#shared/index.js';
 import type { CaptureBatch, WaitOptions } from './capture-inbox.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CaptureEvent, EventsSinceResult } from '../../../shared/src/index.js';
-import { XipeError } from '../../../shared/src/index.js';
+import type { CaptureEvent, EventsSinceResult } from '#shared/index.js';
+import { XipeError } from '#shared/index.js';
 import { silentLogger } from '../../test-support/fake-bridge.js';
 import { CaptureInbox, type InboxHost } from './capture-inbox.js';
 

@@ -1,6 +1,6 @@
-import { CAPTURE_EVENT_BUFFER, type CaptureEvent } from '../../../shared/src/capture-events.js';
-import type { EventsSinceResult } from '../../../shared/src/commands/events-since.js';
-import type { Logger } from '../../../shared/src/node/logger.js';
+import { CAPTURE_EVENT_BUFFER, type CaptureEvent } from '#shared/capture-events.js';
+import type { EventsSinceResult } from '#shared/commands/events-since.js';
+import type { Logger } from '#shared/node/logger.js';
 
 /**
  * This MCP server's (this agent's) queue of capture events. Every host numbers its events and

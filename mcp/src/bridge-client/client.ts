@@ -1,4 +1,4 @@
-import { toErrorPayload, XipeError } from '../../../shared/src/errors.js';
+import { toErrorPayload, XipeError } from '#shared/errors.js';
 import {
   type BrowserInfo,
   type CommandName,
@@ -7,9 +7,9 @@ import {
   EVENTS_SINCE,
   HOST_STATUS,
   HostInfo,
-} from '../../../shared/src/index.js';
-import type { HostConnection } from '../../../shared/src/node/bridge/host-connection.js';
-import type { Logger } from '../../../shared/src/node/logger.js';
+} from '#shared/index.js';
+import type { HostConnection } from '#shared/node/bridge/host-connection.js';
+import type { Logger } from '#shared/node/logger.js';
 import type {
   BridgeClient,
   BridgeEvent,

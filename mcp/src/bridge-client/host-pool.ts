@@ -1,19 +1,16 @@
 import path from 'node:path';
-import type { Event } from '../../../shared/src/envelopes.js';
-import type { ErrorPayload } from '../../../shared/src/errors.js';
-import { toErrorPayload, XipeError } from '../../../shared/src/errors.js';
-import { HELLO_TIMEOUT_MS } from '../../../shared/src/index.js';
-import { type FoundHost, inspectDescriptor } from '../../../shared/src/node/bridge/discovery.js';
-import { HostConnection } from '../../../shared/src/node/bridge/host-connection.js';
-import { LinkLost } from '../../../shared/src/node/bridge/link-lost.js';
-import {
-  type EndpointDescriptor,
-  listDescriptorFiles,
-} from '../../../shared/src/node/endpoint-descriptor.js';
-import type { Logger } from '../../../shared/src/node/logger.js';
-import { runtimeDir, tokenPath } from '../../../shared/src/node/paths.js';
-import { trustedRuntimeDir } from '../../../shared/src/node/runtime-dir.js';
-import { readToken } from '../../../shared/src/node/token.js';
+import type { Event } from '#shared/envelopes.js';
+import type { ErrorPayload } from '#shared/errors.js';
+import { toErrorPayload, XipeError } from '#shared/errors.js';
+import { HELLO_TIMEOUT_MS } from '#shared/index.js';
+import { type FoundHost, inspectDescriptor } from '#shared/node/bridge/discovery.js';
+import { HostConnection } from '#shared/node/bridge/host-connection.js';
+import { LinkLost } from '#shared/node/bridge/link-lost.js';
+import { type EndpointDescriptor, listDescriptorFiles } from '#shared/node/endpoint-descriptor.js';
+import type { Logger } from '#shared/node/logger.js';
+import { runtimeDir, tokenPath } from '#shared/node/paths.js';
+import { trustedRuntimeDir } from '#shared/node/runtime-dir.js';
+import { readToken } from '#shared/node/token.js';
 import { DirChanges } from './dir-changes.js';
 
 const NO_HOST_FIX =

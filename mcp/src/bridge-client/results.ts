@@ -1,6 +1,6 @@
-import { COMMANDS, type CommandName, type CommandResult } from '../../../shared/src/commands/index.js';
-import { XipeError } from '../../../shared/src/errors.js';
-import { formatZodError } from '../../../shared/src/validation-issues.js';
+import { COMMANDS, type CommandName, type CommandResult } from '#shared/commands/index.js';
+import { XipeError } from '#shared/errors.js';
+import { formatZodError } from '#shared/validation-issues.js';
 
 /**
  * The MCP server receives a command's result, so it parses it before a tool sees it (a host of

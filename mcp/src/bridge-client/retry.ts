@@ -1,4 +1,4 @@
-import { LinkLost, neverDelivered } from '../../../shared/src/node/bridge/link-lost.js';
+import { LinkLost, neverDelivered } from '#shared/node/bridge/link-lost.js';
 
 /**
  * The one retry rule: a request that failed before it could reach any host (connect refused, the

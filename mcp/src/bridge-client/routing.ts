@@ -1,7 +1,7 @@
-import type { TabTarget } from '../../../shared/src/commands/index.js';
-import type { HostInfo } from '../../../shared/src/envelopes.js';
-import { invalidField, XipeError } from '../../../shared/src/errors.js';
-import { urlMatches } from '../../../shared/src/tab-match.js';
+import type { TabTarget } from '#shared/commands/index.js';
+import type { HostInfo } from '#shared/envelopes.js';
+import { invalidField, XipeError } from '#shared/errors.js';
+import { urlMatches } from '#shared/tab-match.js';
 import type { BridgeClient } from './bridge.js';
 import { listAllTabs } from './tab-list.js';
 

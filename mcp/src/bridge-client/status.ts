@@ -1,5 +1,5 @@
-import type { ErrorPayload } from '../../../shared/src/errors.js';
-import { tokenPath } from '../../../shared/src/node/paths.js';
+import type { ErrorPayload } from '#shared/errors.js';
+import { tokenPath } from '#shared/node/paths.js';
 import type { BridgeReport, HostLinkReport } from './bridge.js';
 import type { Link } from './host-pool.js';
 

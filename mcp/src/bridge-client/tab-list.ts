@@ -1,5 +1,5 @@
-import { LIST_TABS } from '../../../shared/src/commands/list-tabs.js';
-import { XipeError } from '../../../shared/src/errors.js';
+import { LIST_TABS } from '#shared/commands/list-tabs.js';
+import { XipeError } from '#shared/errors.js';
 import type { BridgeClient } from './bridge.js';
 
 /** One tab in the merged, stable order that `page_index` refers to. */

@@ -1,4 +1,4 @@
-import { MCP_SERVER_NAME } from '../../../shared/src/constants.js';
+import { MCP_SERVER_NAME } from '#shared/constants.js';
 
 /** `xipe://guide`: how an agent runs a reference session with the designer, in one screen. */
 export const AGENT_GUIDE_MARKDOWN = `# ${MCP_SERVER_NAME}: usage guide for agents

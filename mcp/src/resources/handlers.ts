@@ -1,5 +1,5 @@
-import { type ErrorCode, toErrorPayload, XipeError } from '../../../shared/src/errors.js';
-import type { Logger } from '../../../shared/src/node/logger.js';
+import { type ErrorCode, toErrorPayload, XipeError } from '#shared/errors.js';
+import type { Logger } from '#shared/node/logger.js';
 import { JsonRpcErrorCode, McpError, type ReadResourceResult, UriTemplate } from '../sdk.js';
 import type { ResourceContext, ResourceDefinition, ResourceTemplateDefinition } from './registry.js';
 

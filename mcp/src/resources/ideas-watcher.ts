@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../../shared/src/node/logger.js';
+import type { Logger } from '#shared/node/logger.js';
 import { ideasDir, listWorkspaceIdeas } from './workspace-ideas.js';
 
 /** What a server subscribes to: "the resource list may look different now". */

@@ -1,4 +1,4 @@
-import { XipeError } from '../../../shared/src/errors.js';
+import { XipeError } from '#shared/errors.js';
 import { AGENT_GUIDE_MARKDOWN } from './guide.js';
 import { hasVerifyReports, listVerifyReports } from './verify-reports.js';
 import {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { invalidField, XipeError } from '../../../shared/src/errors.js';
-import { ideaFolderProblem } from '../../../shared/src/reference-data.js';
+import { invalidField, XipeError } from '#shared/errors.js';
+import { ideaFolderProblem } from '#shared/reference-data.js';
 import { ideasDir } from './workspace-ideas.js';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { XipeError } from '../../../shared/src/errors.js';
+import { XipeError } from '#shared/errors.js';
 import { referenceDataTemplate } from './registry.js';
 import { listWorkspaceIdeas, readReferenceData, readReferencedElements } from './workspace-ideas.js';
 

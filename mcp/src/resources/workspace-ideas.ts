@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IdeaSummary } from '../../../shared/src/commands/list-ideas.js';
-import { invalidField, XipeError } from '../../../shared/src/errors.js';
-import { ideaNotFound } from '../../../shared/src/node/idea-store/path-safety.js';
-import { ideaFolderProblem } from '../../../shared/src/reference-data.js';
+import type { IdeaSummary } from '#shared/commands/list-ideas.js';
+import { invalidField, XipeError } from '#shared/errors.js';
+import { ideaNotFound } from '#shared/node/idea-store/path-safety.js';
+import { ideaFolderProblem } from '#shared/reference-data.js';
 
 /**
  * Read-only view of a workspace's idea folders for MCP resources. The native host stays the only

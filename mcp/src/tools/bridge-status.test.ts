@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSION } from '../../../shared/src/constants.js';
+import { PROTOCOL_VERSION } from '#shared/constants.js';
 import { FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
 import { ALLOW_USER_SCRIPTS_HINT, bridgeStatusTool, summarise } from './bridge-status.js';
 import { runTool } from './call/run-tool.js';

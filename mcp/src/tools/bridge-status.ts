@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { QueueEntry } from '../../../shared/src/commands/capture-queue.js';
-import { PROTOCOL_VERSION } from '../../../shared/src/constants.js';
-import { PACKAGE_VERSION } from '../../../shared/src/node/version.js';
+import type { QueueEntry } from '#shared/commands/capture-queue.js';
+import { PROTOCOL_VERSION } from '#shared/constants.js';
+import { PACKAGE_VERSION } from '#shared/node/version.js';
 import { auditLogPath } from '../audit-log.js';
 import type { BridgeReport } from '../bridge-client/bridge.js';
 import { defineTool } from './define-tool.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { refineOneLocator } from '../../../shared/src/commands/capture-area.js';
-import { SAVE_AREA } from '../../../shared/src/commands/save-area.js';
-import { CaptureRect } from '../../../shared/src/deep-capture/area-capture.js';
-import { AreaId } from '../../../shared/src/deep-capture/referenced-elements.js';
-import { IdeaFolderName } from '../../../shared/src/reference-data.js';
+import { refineOneLocator } from '#shared/commands/capture-area.js';
+import { SAVE_AREA } from '#shared/commands/save-area.js';
+import { CaptureRect } from '#shared/deep-capture/area-capture.js';
+import { AreaId } from '#shared/deep-capture/referenced-elements.js';
+import { IdeaFolderName } from '#shared/reference-data.js';
 import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
 import { refineOneTarget, tabTargetShape } from './call/tab-target-args.js';
 import { defineTool } from './define-tool.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { XipeError } from '../../../shared/src/index.js';
+import { XipeError } from '#shared/index.js';
 import { type FakeAnswer, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
 import { runTool } from './call/run-tool.js';
 import { captureScreenshotTool } from './capture-screenshot.js';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ScreenshotMode } from '../../../shared/src/commands/capture-screenshot.js';
+import { ScreenshotMode } from '#shared/commands/capture-screenshot.js';
 import {
   MAX_INLINE_PNG_BYTES,
   refineScreenshotParams,
   SAVE_SCREENSHOT,
-} from '../../../shared/src/commands/save-screenshot.js';
-import { IdeaFolderName } from '../../../shared/src/reference-data.js';
+} from '#shared/commands/save-screenshot.js';
+import { IdeaFolderName } from '#shared/reference-data.js';
 import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
 import { refineOneTarget, tabTargetShape } from './call/tab-target-args.js';
 import { defineTool, withImages } from './define-tool.js';

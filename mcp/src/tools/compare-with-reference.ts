@@ -3,7 +3,7 @@ import {
   COMPARE_WITH_REFERENCE,
   CompareFields,
   refineCompareChoices,
-} from '../../../shared/src/commands/compare-with-reference.js';
+} from '#shared/commands/compare-with-reference.js';
 import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
 import { tabTargetShape } from './call/tab-target-args.js';
 import { defineTool } from './define-tool.js';

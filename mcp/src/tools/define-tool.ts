@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Progress } from '../../../shared/src/envelopes.js';
-import type { Logger } from '../../../shared/src/node/logger.js';
+import type { Progress } from '#shared/envelopes.js';
+import type { Logger } from '#shared/node/logger.js';
 import type { BridgeClient } from '../bridge-client/bridge.js';
 import type { SentScripts } from './call/sent-scripts.js';
 

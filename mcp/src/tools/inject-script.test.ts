@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InjectScriptParams, ListTabsResult } from '../../../shared/src/index.js';
-import { XipeError } from '../../../shared/src/index.js';
+import type { InjectScriptParams, ListTabsResult } from '#shared/index.js';
+import { XipeError } from '#shared/index.js';
 import {
   browserInfo,
   type FakeAnswer,

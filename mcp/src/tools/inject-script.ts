@@ -8,8 +8,8 @@ import {
   type InjectScriptParamsInput,
   type InjectScriptResult,
   SCRIPT_CACHE_MAX_CHARS,
-} from '../../../shared/src/commands/index.js';
-import { invalidField, XipeError } from '../../../shared/src/errors.js';
+} from '#shared/commands/index.js';
+import { invalidField, XipeError } from '#shared/errors.js';
 import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
 import { type ScriptFile, ScriptFiles } from './call/script-files.js';
 import { refineOneTarget, tabTargetShape } from './call/tab-target-args.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ListTabsResult, XipeError } from '../../../shared/src/index.js';
+import { type ListTabsResult, XipeError } from '#shared/index.js';
 import {
   browserInfo,
   type FakeAnswer,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INJECT_TOOLBAR, InjectToolbarParams } from '../../../shared/src/commands/inject-toolbar.js';
+import { INJECT_TOOLBAR, InjectToolbarParams } from '#shared/commands/inject-toolbar.js';
 import { resolveRoute, routeOptions } from '../bridge-client/routing.js';
 import { refineOneTarget, tabTargetShape } from './call/tab-target-args.js';
 import { defineTool } from './define-tool.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ListTabsResult, XipeError } from '../../../shared/src/index.js';
+import { type ListTabsResult, XipeError } from '#shared/index.js';
 import { browserInfo, FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
 import { runTool } from './call/run-tool.js';
 import { listTabsTool } from './list-tabs.js';

@@ -9,7 +9,7 @@ import {
   SAVE_AREA,
   SAVE_REFERENCE,
   SAVE_SCREENSHOT,
-} from '../../../shared/src/commands/index.js';
+} from '#shared/commands/index.js';
 import { bridgeStatusTool } from './bridge-status.js';
 import { captureAreaTool } from './capture-area.js';
 import { captureScreenshotTool } from './capture-screenshot.js';

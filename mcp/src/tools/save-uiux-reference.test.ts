@@ -2,17 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { XipeError } from '../../../shared/src/errors.js';
-import { LinkLost } from '../../../shared/src/node/bridge/link-lost.js';
-import { createLogger } from '../../../shared/src/node/logger.js';
-import { SaveResult } from '../../../shared/src/reference-data.js';
-import {
-  b64,
-  makePng,
-  makeWorkspace,
-  referenceData,
-  sessionFiles,
-} from '../../../test/helpers/store-fixtures.js';
+import { XipeError } from '#shared/errors.js';
+import { LinkLost } from '#shared/node/bridge/link-lost.js';
+import { createLogger } from '#shared/node/logger.js';
+import { SaveResult } from '#shared/reference-data.js';
+import { b64, makePng, makeWorkspace, referenceData, sessionFiles } from '#test/helpers/store-fixtures.js';
 import type { BridgeClient } from '../bridge-client/bridge.js';
 import { runTool } from './call/run-tool.js';
 import type { ToolContext } from './define-tool.js';

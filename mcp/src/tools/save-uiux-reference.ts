@@ -1,9 +1,9 @@
-import { SAVE_REFERENCE } from '../../../shared/src/commands/save-reference.js';
-import { XipeError } from '../../../shared/src/errors.js';
-import { neverDelivered } from '../../../shared/src/node/bridge/link-lost.js';
-import { payloadLimit } from '../../../shared/src/node/config.js';
-import { xipeHome } from '../../../shared/src/node/paths.js';
-import { jsonByteLength, ReferenceData } from '../../../shared/src/reference-data.js';
+import { SAVE_REFERENCE } from '#shared/commands/save-reference.js';
+import { XipeError } from '#shared/errors.js';
+import { neverDelivered } from '#shared/node/bridge/link-lost.js';
+import { payloadLimit } from '#shared/node/config.js';
+import { xipeHome } from '#shared/node/paths.js';
+import { jsonByteLength, ReferenceData } from '#shared/reference-data.js';
 import type { BridgeClient } from '../bridge-client/bridge.js';
 import { defineTool } from './define-tool.js';
 
@@ -54,7 +54,7 @@ export const saveUiuxReferenceTool = defineTool({
       ctx.logger.info('no host reachable: saving through the local idea store', {
         idea_folder: data.idea_folder,
       });
-      const { saveReference } = await import('../../../shared/src/node/idea-store/index.js');
+      const { saveReference } = await import('#shared/node/idea-store/index.js');
       return await saveReference({
         workspace: ctx.workspace,
         data,

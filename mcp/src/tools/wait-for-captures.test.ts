@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaptureEvent } from '../../../shared/src/index.js';
+import type { CaptureEvent } from '#shared/index.js';
 import { FakeBridge, hostInfo, toolContext } from '../../test-support/fake-bridge.js';
 import { runTool } from './call/run-tool.js';
 import { waitForCapturesTool } from './wait-for-captures.js';

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../../../shared/src/node/logger.js';
+import type { Logger } from '#shared/node/logger.js';
 import {
   isInitializeRequest,
   loadStreamableHttp,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../shared/src/node/logger.js';
+import { createLogger } from '#shared/node/logger.js';
 import { FakeBridge, silentLogger } from '../../test-support/fake-bridge.js';
 import type { JSONRPCMessage } from '../sdk.js';
 import { createServer } from '../server.js';

@@ -2,12 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ideaPaths,
-  prepareIdeaDirs,
-  type SafeDirs,
-} from '../../../shared/src/node/idea-store/path-safety.js';
-import { testCapture, testNode } from '../../../test/helpers/captures.js';
+import { ideaPaths, prepareIdeaDirs, type SafeDirs } from '#shared/node/idea-store/path-safety.js';
+import { testCapture, testNode } from '#test/helpers/captures.js';
 import { projectAhead, writeArea } from './area-store.js';
 
 /**

@@ -1,17 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
-import { areaTokens } from '../../../shared/src/deep-capture/area-tokens.js';
-import type { DesignerColor } from '../../../shared/src/deep-capture/designer-roles.js';
-import { type LocalResource, toReferencedArea } from '../../../shared/src/deep-capture/referenced-area.js';
+import type { AreaCapture } from '#shared/deep-capture/area-capture.js';
+import { areaTokens } from '#shared/deep-capture/area-tokens.js';
+import type { DesignerColor } from '#shared/deep-capture/designer-roles.js';
+import { type LocalResource, toReferencedArea } from '#shared/deep-capture/referenced-area.js';
 import {
   mergeReferencedElements,
   nextAreaId,
   type ReferencedArea,
-} from '../../../shared/src/deep-capture/referenced-elements.js';
-import type { SvgSanitizer } from '../../../shared/src/deep-capture/svg-sanitize.js';
-import { fsyncDir, toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
-import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
+} from '#shared/deep-capture/referenced-elements.js';
+import type { SvgSanitizer } from '#shared/deep-capture/svg-sanitize.js';
+import { fsyncDir, toWriteError, writeFileAtomic } from '#shared/node/atomic-write.js';
+import { withIdeaLock } from '#shared/node/idea-store/lock.js';
 import {
   PAGE_REFERENCES_DIR,
   pageFiles,
@@ -20,10 +20,10 @@ import {
   sessionTokens,
   writeReferenced,
   writeTokensFile,
-} from '../../../shared/src/node/idea-store/page-references.js';
-import { preparePlainSubdir, type SafeDirs } from '../../../shared/src/node/idea-store/path-safety.js';
-import { restoreSnapshot, snapshotFiles } from '../../../shared/src/node/idea-store/snapshot.js';
-import { loadSvgSanitizer } from '../../../shared/src/node/svg-sanitizer.js';
+} from '#shared/node/idea-store/page-references.js';
+import { preparePlainSubdir, type SafeDirs } from '#shared/node/idea-store/path-safety.js';
+import { restoreSnapshot, snapshotFiles } from '#shared/node/idea-store/snapshot.js';
+import { loadSvgSanitizer } from '#shared/node/svg-sanitizer.js';
 import { buildClone } from './clone/index.js';
 import { displaySrc, type PreparedFile } from './resource-files.js';
 

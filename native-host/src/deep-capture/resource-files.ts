@@ -1,11 +1,7 @@
-import type { ResourceType } from '../../../shared/src/deep-capture/area-capture.js';
-import {
-  contentHashName,
-  type ResourceKind,
-  sniffResource,
-} from '../../../shared/src/deep-capture/resource-names.js';
-import { SvgRejectedError } from '../../../shared/src/deep-capture/svg-sanitize.js';
-import { loadSvgSanitizer } from '../../../shared/src/node/svg-sanitizer.js';
+import type { ResourceType } from '#shared/deep-capture/area-capture.js';
+import { contentHashName, type ResourceKind, sniffResource } from '#shared/deep-capture/resource-names.js';
+import { SvgRejectedError } from '#shared/deep-capture/svg-sanitize.js';
+import { loadSvgSanitizer } from '#shared/node/svg-sanitizer.js';
 
 /**
  * What the host makes of a resource's bytes before anything is written: its type judged from the
@@ -15,7 +11,7 @@ import { loadSvgSanitizer } from '../../../shared/src/node/svg-sanitizer.js';
  */
 
 /** Largest total of resource bytes one area may add (shared with the toolbar, which stages no more). */
-export { MAX_AREA_RESOURCE_BYTES } from '../../../shared/src/commands/fetch-resource.js';
+export { MAX_AREA_RESOURCE_BYTES } from '#shared/commands/fetch-resource.js';
 
 export interface PreparedFile {
   src: string;

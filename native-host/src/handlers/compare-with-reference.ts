@@ -3,13 +3,13 @@ import path from 'node:path';
 import {
   CompareWithReferenceParams,
   type CompareWithReferenceResult,
-} from '../../../shared/src/commands/compare-with-reference.js';
-import { RENDER_CANDIDATE, RenderCandidateResult } from '../../../shared/src/commands/render-candidate.js';
-import type { ReferencedArea } from '../../../shared/src/deep-capture/referenced-elements.js';
-import { invalidField, validationError, XipeError } from '../../../shared/src/errors.js';
-import { pageFiles, readReferencedFile } from '../../../shared/src/node/idea-store/page-references.js';
-import { ideaPaths, isWithin, prepareIdeaDirs } from '../../../shared/src/node/idea-store/path-safety.js';
-import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
+} from '#shared/commands/compare-with-reference.js';
+import { RENDER_CANDIDATE, RenderCandidateResult } from '#shared/commands/render-candidate.js';
+import type { ReferencedArea } from '#shared/deep-capture/referenced-elements.js';
+import { invalidField, validationError, XipeError } from '#shared/errors.js';
+import { pageFiles, readReferencedFile } from '#shared/node/idea-store/page-references.js';
+import { ideaPaths, isWithin, prepareIdeaDirs } from '#shared/node/idea-store/path-safety.js';
+import { resolveWorkspace } from '#shared/node/idea-store/workspaces.js';
 import { decodePng } from '../screenshots/png-info.js';
 import { compare } from '../verify/compare.js';
 import { fromCandidate, fromReference } from '../verify/model.js';

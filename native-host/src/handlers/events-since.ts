@@ -1,5 +1,5 @@
-import { EventsSinceParams, type EventsSinceResult } from '../../../shared/src/commands/events-since.js';
-import { validationError } from '../../../shared/src/errors.js';
+import { EventsSinceParams, type EventsSinceResult } from '#shared/commands/events-since.js';
+import { validationError } from '#shared/errors.js';
 import type { HostHandler } from './types.js';
 
 /** `events_since`: the buffered capture events after a seq, for a client catching up. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HostStatusResult } from '../../../shared/src/commands/host-status.js';
-import type { HostInfo } from '../../../shared/src/envelopes.js';
+import { HostStatusResult } from '#shared/commands/host-status.js';
+import type { HostInfo } from '#shared/envelopes.js';
 import { hostStatus } from './host-status.js';
 import type { HostHandlerContext } from './types.js';
 

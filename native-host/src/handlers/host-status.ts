@@ -1,5 +1,5 @@
-import { HostStatusParams, type HostStatusResult } from '../../../shared/src/commands/host-status.js';
-import { validationError } from '../../../shared/src/errors.js';
+import { HostStatusParams, type HostStatusResult } from '#shared/commands/host-status.js';
+import { validationError } from '#shared/errors.js';
 import type { HostHandler } from './types.js';
 
 /** `host_status`: who this host is and whether an extension is attached. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../../shared/src/commands/index.js';
+import { COMMANDS } from '#shared/commands/index.js';
 import { HOST_HANDLERS } from './index.js';
 
 // Convention as a test: every command the host answers has exactly one handler, and the host has

@@ -1,6 +1,6 @@
-import { ListIdeasParams, type ListIdeasResult } from '../../../shared/src/commands/list-ideas.js';
-import { validationError } from '../../../shared/src/errors.js';
-import { listIdeas, resolveWorkspace, workspacesToList } from '../../../shared/src/node/idea-store/index.js';
+import { ListIdeasParams, type ListIdeasResult } from '#shared/commands/list-ideas.js';
+import { validationError } from '#shared/errors.js';
+import { listIdeas, resolveWorkspace, workspacesToList } from '#shared/node/idea-store/index.js';
 import type { HostHandler } from './types.js';
 import { caller } from './workspace.js';
 

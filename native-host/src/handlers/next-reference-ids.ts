@@ -1,13 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import {
-  NextReferenceIdsParams,
-  type NextReferenceIdsResult,
-} from '../../../shared/src/commands/next-reference-ids.js';
-import { validationError } from '../../../shared/src/errors.js';
-import { ELEMENT_CROP_PATTERN, numbersIn } from '../../../shared/src/node/idea-store/numbering.js';
-import { ideaNotFound, ideaPaths } from '../../../shared/src/node/idea-store/path-safety.js';
-import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
+import { NextReferenceIdsParams, type NextReferenceIdsResult } from '#shared/commands/next-reference-ids.js';
+import { validationError } from '#shared/errors.js';
+import { ELEMENT_CROP_PATTERN, numbersIn } from '#shared/node/idea-store/numbering.js';
+import { ideaNotFound, ideaPaths } from '#shared/node/idea-store/path-safety.js';
+import { resolveWorkspace } from '#shared/node/idea-store/workspaces.js';
 import type { HostHandler } from './types.js';
 import { caller } from './workspace.js';
 

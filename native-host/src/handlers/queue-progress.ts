@@ -1,4 +1,4 @@
-import type { Progress } from '../../../shared/src/envelopes.js';
+import type { Progress } from '#shared/envelopes.js';
 import type { HostHandlerContext } from './types.js';
 
 /**

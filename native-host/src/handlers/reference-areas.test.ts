@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AreaImageResult, ListAreasResult } from '../../../shared/src/commands/reference-areas.js';
-import { XipeError } from '../../../shared/src/errors.js';
-import { IDEA, makePng, makeWorkspace, type TempWorkspace } from '../../../test/helpers/store-fixtures.js';
+import type { AreaImageResult, ListAreasResult } from '#shared/commands/reference-areas.js';
+import { XipeError } from '#shared/errors.js';
+import { IDEA, makePng, makeWorkspace, type TempWorkspace } from '#test/helpers/store-fixtures.js';
 import { bridgeContext } from '../../test-support/fakes.js';
 import { areaImageHandler, listAreasHandler } from './reference-areas.js';
 

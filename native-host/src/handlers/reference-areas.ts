@@ -3,11 +3,11 @@ import {
   type AreaImageResult,
   ListAreasParams,
   type ListAreasResult,
-} from '../../../shared/src/commands/reference-areas.js';
-import { validationError } from '../../../shared/src/errors.js';
-import { pageFiles, readReferencedFile } from '../../../shared/src/node/idea-store/page-references.js';
-import { ideaPaths, prepareIdeaDirs } from '../../../shared/src/node/idea-store/path-safety.js';
-import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
+} from '#shared/commands/reference-areas.js';
+import { validationError } from '#shared/errors.js';
+import { pageFiles, readReferencedFile } from '#shared/node/idea-store/page-references.js';
+import { ideaPaths, prepareIdeaDirs } from '#shared/node/idea-store/path-safety.js';
+import { resolveWorkspace } from '#shared/node/idea-store/workspaces.js';
 import { areaReference } from './compare-with-reference.js';
 import type { HostHandler, HostHandlerContext } from './types.js';
 import { caller } from './workspace.js';

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SaveAreaResult } from '../../../shared/src/commands/save-area.js';
-import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
-import { XipeError } from '../../../shared/src/errors.js';
-import { testCapture, testNode } from '../../../test/helpers/captures.js';
-import { makePng } from '../../../test/helpers/store-fixtures.js';
+import type { SaveAreaResult } from '#shared/commands/save-area.js';
+import type { AreaCapture } from '#shared/deep-capture/area-capture.js';
+import { XipeError } from '#shared/errors.js';
+import { testCapture, testNode } from '#test/helpers/captures.js';
+import { makePng } from '#test/helpers/store-fixtures.js';
 import { bridgeContext } from '../../test-support/fakes.js';
 import { saveAreaHandler } from './save-area.js';
 

@@ -4,25 +4,21 @@ import {
   applyPixelCuts,
   CAPTURE_AREA,
   CaptureAreaAnswer,
-} from '../../../shared/src/commands/capture-area.js';
-import { queueFields } from '../../../shared/src/commands/capture-queue.js';
+} from '#shared/commands/capture-area.js';
+import { queueFields } from '#shared/commands/capture-queue.js';
 import {
   FETCH_RESOURCE,
   FetchResourceResult,
   inFetchOrder,
   MAX_FETCHES_PER_CAPTURE,
   MAX_RESOURCE_BYTES,
-} from '../../../shared/src/commands/fetch-resource.js';
-import {
-  SaveAreaParams,
-  type SaveAreaResult,
-  summarizeSkipped,
-} from '../../../shared/src/commands/save-area.js';
-import type { AreaCapture } from '../../../shared/src/deep-capture/area-capture.js';
-import { invalidField, validationError, XipeError } from '../../../shared/src/errors.js';
-import { ideaPaths, prepareIdeaDirs } from '../../../shared/src/node/idea-store/path-safety.js';
-import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
-import { loadSvgSanitizer } from '../../../shared/src/node/svg-sanitizer.js';
+} from '#shared/commands/fetch-resource.js';
+import { SaveAreaParams, type SaveAreaResult, summarizeSkipped } from '#shared/commands/save-area.js';
+import type { AreaCapture } from '#shared/deep-capture/area-capture.js';
+import { invalidField, validationError, XipeError } from '#shared/errors.js';
+import { ideaPaths, prepareIdeaDirs } from '#shared/node/idea-store/path-safety.js';
+import { resolveWorkspace } from '#shared/node/idea-store/workspaces.js';
+import { loadSvgSanitizer } from '#shared/node/svg-sanitizer.js';
 import { type AreaProjection, projectAhead, writeArea } from '../deep-capture/area-store.js';
 import {
   decodeDataUrl,

@@ -1,14 +1,7 @@
-import {
-  SaveReferenceParams,
-  type SaveReferenceResult,
-} from '../../../shared/src/commands/save-reference.js';
-import { validationError } from '../../../shared/src/errors.js';
-import { maxPayloadBytes } from '../../../shared/src/node/config.js';
-import {
-  checkPayloadSize,
-  resolveWorkspace,
-  saveReference,
-} from '../../../shared/src/node/idea-store/index.js';
+import { SaveReferenceParams, type SaveReferenceResult } from '#shared/commands/save-reference.js';
+import { validationError } from '#shared/errors.js';
+import { maxPayloadBytes } from '#shared/node/config.js';
+import { checkPayloadSize, resolveWorkspace, saveReference } from '#shared/node/idea-store/index.js';
 import type { HostHandler } from './types.js';
 import { caller } from './workspace.js';
 

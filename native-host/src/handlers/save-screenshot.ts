@@ -1,31 +1,24 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { queueFields } from '../../../shared/src/commands/capture-queue.js';
-import type { ScreenshotMode } from '../../../shared/src/commands/capture-screenshot.js';
-import {
-  CAPTURE_SCREENSHOT,
-  CaptureScreenshotResult,
-} from '../../../shared/src/commands/capture-screenshot.js';
+import { queueFields } from '#shared/commands/capture-queue.js';
+import type { ScreenshotMode } from '#shared/commands/capture-screenshot.js';
+import { CAPTURE_SCREENSHOT, CaptureScreenshotResult } from '#shared/commands/capture-screenshot.js';
 import {
   MAX_INLINE_PNG_BYTES,
   SaveScreenshotParams,
   type SaveScreenshotResult,
-} from '../../../shared/src/commands/save-screenshot.js';
-import { validationError, XipeError } from '../../../shared/src/errors.js';
-import { toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
-import { withIdeaLock } from '../../../shared/src/node/idea-store/lock.js';
+} from '#shared/commands/save-screenshot.js';
+import { validationError, XipeError } from '#shared/errors.js';
+import { toWriteError, writeFileAtomic } from '#shared/node/atomic-write.js';
+import { withIdeaLock } from '#shared/node/idea-store/lock.js';
 import {
   ELEMENT_CROP_PATTERN,
   FULL_PAGE_PATTERN,
   nextNumber,
   padNumber,
-} from '../../../shared/src/node/idea-store/numbering.js';
-import {
-  ideaPaths,
-  prepareIdeaDirs,
-  workspaceRelative,
-} from '../../../shared/src/node/idea-store/path-safety.js';
-import { resolveWorkspace } from '../../../shared/src/node/idea-store/workspaces.js';
+} from '#shared/node/idea-store/numbering.js';
+import { ideaPaths, prepareIdeaDirs, workspaceRelative } from '#shared/node/idea-store/path-safety.js';
+import { resolveWorkspace } from '#shared/node/idea-store/workspaces.js';
 import { prepareOutputFile, resolveOutputPath } from '../screenshots/output-path.js';
 import { decodePng } from '../screenshots/png-info.js';
 import { passOn, requesterOf } from './queue-progress.js';

@@ -1,6 +1,6 @@
-import { StageImageParams, type StageImageResult } from '../../../shared/src/commands/stage-image.js';
-import { invalidField, validationError } from '../../../shared/src/errors.js';
-import { decodeStrictBase64, pngProblem } from '../../../shared/src/node/idea-store/index.js';
+import { StageImageParams, type StageImageResult } from '#shared/commands/stage-image.js';
+import { invalidField, validationError } from '#shared/errors.js';
+import { decodeStrictBase64, pngProblem } from '#shared/node/idea-store/index.js';
 import type { HostHandler } from './types.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { EventsSinceResult } from '../../../shared/src/commands/events-since.js';
-import type { HostInfo, Progress } from '../../../shared/src/envelopes.js';
-import type { Config } from '../../../shared/src/node/config.js';
-import type { Logger } from '../../../shared/src/node/logger.js';
+import type { EventsSinceResult } from '#shared/commands/events-since.js';
+import type { HostInfo, Progress } from '#shared/envelopes.js';
+import type { Config } from '#shared/node/config.js';
+import type { Logger } from '#shared/node/logger.js';
 
 /** Where a request to the host came from: an MCP server over the bridge, or the extension itself. */
 export type RequestSource = 'bridge' | 'extension';

@@ -1,4 +1,4 @@
-import type { WorkspaceRequest } from '../../../shared/src/node/idea-store/index.js';
+import type { WorkspaceRequest } from '#shared/node/idea-store/index.js';
 import type { HostContextBase } from './types.js';
 
 /** Who is asking, in the terms resolveWorkspace/workspacesToList decide a workspace by. */

@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { invalidInput, XipeError } from '../../../shared/src/errors.js';
-import { toWriteError } from '../../../shared/src/node/atomic-write.js';
-import { isWithin } from '../../../shared/src/node/idea-store/path-safety.js';
-import { makeIssue } from '../../../shared/src/validation-issues.js';
+import { invalidInput, XipeError } from '#shared/errors.js';
+import { toWriteError } from '#shared/node/atomic-write.js';
+import { isWithin } from '#shared/node/idea-store/path-safety.js';
+import { makeIssue } from '#shared/validation-issues.js';
 
 /**
  * Where `capture_screenshot` may write when the agent names a path: a `.png` file inside the

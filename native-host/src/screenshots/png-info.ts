@@ -1,6 +1,6 @@
-import { XipeError } from '../../../shared/src/errors.js';
-import { decodeStrictBase64, pngProblem } from '../../../shared/src/node/idea-store/screenshots.js';
-import { pngSize } from '../../../shared/src/png-header.js';
+import { XipeError } from '#shared/errors.js';
+import { decodeStrictBase64, pngProblem } from '#shared/node/idea-store/screenshots.js';
+import { pngSize } from '#shared/png-header.js';
 
 /** Decodes the extension's base64 PNG and reads its size from the IHDR chunk (never trusting the sender). */
 export function decodePng(base64: string): { bytes: Buffer; width: number; height: number } {

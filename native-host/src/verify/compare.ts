@@ -1,4 +1,4 @@
-import type { CompareScores } from '../../../shared/src/commands/compare-with-reference.js';
+import type { CompareScores } from '#shared/commands/compare-with-reference.js';
 import { type Differences, findDifferences } from './differences.js';
 import { matchElements, structureScores } from './match.js';
 import type { Elem } from './model.js';

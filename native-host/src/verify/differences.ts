@@ -1,4 +1,4 @@
-import { DESIGNER_WORDS } from '../../../shared/src/element-words.js';
+import { DESIGNER_WORDS } from '#shared/element-words.js';
 import { type Matching, type Pair, placed } from './match.js';
 import { area, type Elem, isAncestor } from './model.js';
 import { type StyleDifference, styleDifferences } from './style-differences.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalArea } from '../../../shared/src/deep-capture/referenced-elements.js';
+import { canonicalArea } from '#shared/deep-capture/referenced-elements.js';
 import { contentBox, fromReference, isBox } from './model.js';
 import { escapeMarkdown } from './report-files.js';
 

@@ -1,10 +1,10 @@
-import type { RenderedElement } from '../../../shared/src/commands/render-candidate.js';
-import type { ReferencedArea } from '../../../shared/src/deep-capture/referenced-elements.js';
+import type { RenderedElement } from '#shared/commands/render-candidate.js';
+import type { ReferencedArea } from '#shared/deep-capture/referenced-elements.js';
 import {
   INHERITED_ROOT_DEFAULTS,
   INHERITED_STYLE_KEYS,
   REFERENCE_DEFAULTS,
-} from '../../../shared/src/verify/style-keys.js';
+} from '#shared/verify/style-keys.js';
 
 /**
  * One element of either side, in the terms the comparison works in: its box relative to the

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { CompareScores } from '../../../shared/src/commands/compare-with-reference.js';
-import { toWriteError, writeFileAtomic } from '../../../shared/src/node/atomic-write.js';
-import { preparePlainSubdir } from '../../../shared/src/node/idea-store/path-safety.js';
+import type { CompareScores } from '#shared/commands/compare-with-reference.js';
+import { toWriteError, writeFileAtomic } from '#shared/node/atomic-write.js';
+import { preparePlainSubdir } from '#shared/node/idea-store/path-safety.js';
 import type { Differences } from './differences.js';
 
 /**

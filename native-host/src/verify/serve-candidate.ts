@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { invalidField } from '../../../shared/src/errors.js';
-import { isWithin } from '../../../shared/src/node/idea-store/path-safety.js';
+import { invalidField } from '#shared/errors.js';
+import { isWithin } from '#shared/node/idea-store/path-safety.js';
 
 /**
  * Serves an agent's mockup to the browser for one comparison: on 127.0.0.1 only, under a random

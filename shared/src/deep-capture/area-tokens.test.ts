@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testCapture, testNode } from '../../../test/helpers/captures.js';
+import { testCapture, testNode } from '#test/helpers/captures.js';
 import type { CaptureNode } from './area-capture.js';
 import { areaTokens } from './area-tokens.js';
 import { toReferencedArea } from './referenced-area.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testCapture, testNode } from '../../../test/helpers/captures.js';
+import { testCapture, testNode } from '#test/helpers/captures.js';
 import type { AreaCapture, CaptureNode } from './area-capture.js';
 import { type LocalResource, toReferencedArea } from './referenced-area.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testNode } from '../../../test/helpers/captures.js';
+import { testNode } from '#test/helpers/captures.js';
 import { collectResourceRefs } from './resource-refs.js';
 
 describe('collectResourceRefs', () => {

@@ -1,5 +1,5 @@
-import { PNG_SIZE_BYTES, pngSize } from '../../../../shared/src/png-header.js';
-import type { CssRect, ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
+import { PNG_SIZE_BYTES, pngSize } from '#shared/png-header.js';
+import type { CssRect, ViewportInfo } from '#shared/toolbar-messages.js';
 import { cropToImage, type PixelRect } from '../../geometry/crop-math.js';
 import { browser } from '../../platform/browser.js';
 import { CaptureQuota, withQuotaRetry } from './capture-quota.js';

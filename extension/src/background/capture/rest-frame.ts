@@ -1,4 +1,4 @@
-import type { CssRect, ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
+import type { CssRect, ViewportInfo } from '#shared/toolbar-messages.js';
 import { cropToImage } from '../../geometry/crop-math.js';
 import { browser } from '../../platform/browser.js';
 import { captureQuota, thumbnailPng } from './capture.js';

@@ -1,4 +1,4 @@
-import { XipeError } from '../../../../shared/src/errors.js';
+import { XipeError } from '#shared/errors.js';
 
 /**
  * One queue for every capture that needs a visible tab (docs/architecture.md, "Captures take

@@ -1,4 +1,4 @@
-import type { ViewportInfo } from '../../../../shared/src/toolbar-messages.js';
+import type { ViewportInfo } from '#shared/toolbar-messages.js';
 import { MARKER_HEIGHT, MARKER_WIDTH, markerMatches } from '../../geometry/band-marker.js';
 import { cropToImage } from '../../geometry/crop-math.js';
 import { captureDataUrl, context2d, decodePng, pngBase64, type StoredCrop, thumbnailPng } from './capture.js';

@@ -1,4 +1,4 @@
-import { type QueueReport, queuedBehind } from '../../../../shared/src/commands/capture-queue.js';
+import { type QueueReport, queuedBehind } from '#shared/commands/capture-queue.js';
 import { browser } from '../../platform/browser.js';
 import { CaptureScheduler, type JobSpec, type Lease, type QueueWait } from './scheduler.js';
 

@@ -1,5 +1,5 @@
-import { applyPixelCuts, type PixelCut } from '../../../../shared/src/commands/capture-area.js';
-import type { AreaCapture } from '../../../../shared/src/deep-capture/area-capture.js';
+import { applyPixelCuts, type PixelCut } from '#shared/commands/capture-area.js';
+import type { AreaCapture } from '#shared/deep-capture/area-capture.js';
 import { cropToImage, maskAround } from '../../geometry/crop-math.js';
 import { browser, executeFunction } from '../../platform/browser.js';
 import { captureDataUrl, decodePng, pngBase64 } from '../capture/capture.js';

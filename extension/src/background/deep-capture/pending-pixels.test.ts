@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AreaPixelsResult } from '../../../../shared/src/commands/capture-area.js';
+import type { AreaPixelsResult } from '#shared/commands/capture-area.js';
 import { PendingPixels } from './pending-pixels.js';
 
 const PIXELS: AreaPixelsResult = { png: 'iVBORw0KGgo=', width: 4, height: 3, scale: 1, cuts: [] };

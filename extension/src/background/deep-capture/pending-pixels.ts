@@ -1,5 +1,5 @@
-import type { AreaPixelsResult } from '../../../../shared/src/commands/capture-area.js';
-import { XipeError } from '../../../../shared/src/errors.js';
+import type { AreaPixelsResult } from '#shared/commands/capture-area.js';
+import { XipeError } from '#shared/errors.js';
 
 /**
  * Pixels of live area captures that answered before their screenshot was done (`capture_area`'s

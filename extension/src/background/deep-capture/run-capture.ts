@@ -1,5 +1,5 @@
 /// <reference types="@crxjs/vite-plugin/client" />
-import { AreaCapture, type CaptureRect } from '../../../../shared/src/deep-capture/area-capture.js';
+import { AreaCapture, type CaptureRect } from '#shared/deep-capture/area-capture.js';
 import deepCaptureFile from '../../content/deep-capture/index.ts?iife';
 import { browser, executeFunction } from '../../platform/browser.js';
 

@@ -1,14 +1,14 @@
-import type { CaptureAreaResult } from '../../../../shared/src/commands/capture-area.js';
+import type { CaptureAreaResult } from '#shared/commands/capture-area.js';
 import {
   type FetchResourceResult,
   inFetchOrder,
   MAX_AREA_RESOURCE_BYTES,
   MAX_FETCHES_PER_CAPTURE,
   MAX_RESOURCE_BYTES,
-} from '../../../../shared/src/commands/fetch-resource.js';
-import type { TabRef } from '../../../../shared/src/commands/target.js';
-import { AreaCapture, type CaptureRect } from '../../../../shared/src/deep-capture/area-capture.js';
-import { isAreaElement } from '../../../../shared/src/deep-capture/referenced-area.js';
+} from '#shared/commands/fetch-resource.js';
+import type { TabRef } from '#shared/commands/target.js';
+import { AreaCapture, type CaptureRect } from '#shared/deep-capture/area-capture.js';
+import { isAreaElement } from '#shared/deep-capture/referenced-area.js';
 import { decodePng, type StoredCrop } from '../capture/capture.js';
 import { fetchResource } from '../handlers/fetch-resource.js';
 import { deepFilesKey, deepKey, type KeyValueStorage } from '../toolbar/collection-store.js';

@@ -1,10 +1,5 @@
-import type {
-  AreaPixelsResult,
-  CaptureAreaParams,
-  CaptureAreaPending,
-  TabInfo,
-} from '../../../../shared/src/index.js';
-import { invalidInput, makeIssue } from '../../../../shared/src/index.js';
+import type { AreaPixelsResult, CaptureAreaParams, CaptureAreaPending, TabInfo } from '#shared/index.js';
+import { invalidInput, makeIssue } from '#shared/index.js';
 import { executeFunction } from '../../platform/browser.js';
 import { pngBase64 } from '../capture/capture.js';
 import type { Lease } from '../capture/scheduler.js';

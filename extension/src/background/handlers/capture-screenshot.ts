@@ -1,9 +1,5 @@
-import type {
-  CaptureScreenshotParams,
-  CaptureScreenshotResult,
-  TabInfo,
-} from '../../../../shared/src/index.js';
-import { invalidInput, makeIssue, XipeError } from '../../../../shared/src/index.js';
+import type { CaptureScreenshotParams, CaptureScreenshotResult, TabInfo } from '#shared/index.js';
+import { invalidInput, makeIssue, XipeError } from '#shared/index.js';
 import { cropToImage } from '../../geometry/crop-math.js';
 import { alignStep, planFullPage } from '../../geometry/stitch-plan.js';
 import { browser, executeFunction } from '../../platform/browser.js';

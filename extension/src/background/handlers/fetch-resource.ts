@@ -1,4 +1,4 @@
-import type { FetchResourceParams, FetchResourceResult } from '../../../../shared/src/index.js';
+import type { FetchResourceParams, FetchResourceResult } from '#shared/index.js';
 import { executeFunction } from '../../platform/browser.js';
 import { fetchAsPage } from './fetch-credentials.js';
 

@@ -1,4 +1,4 @@
-import type { InjectScriptParams, InjectScriptResult } from '../../../../shared/src/index.js';
+import type { InjectScriptParams, InjectScriptResult } from '#shared/index.js';
 import { removeToolbars } from '../injection/cleanup.js';
 import { mapApiError } from '../injection/injection-errors.js';
 import { prepareAhead, runInjection } from '../injection/run-injection.js';

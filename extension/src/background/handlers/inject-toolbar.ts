@@ -1,4 +1,4 @@
-import type { InjectToolbarParams, InjectToolbarResult } from '../../../../shared/src/index.js';
+import type { InjectToolbarParams, InjectToolbarResult } from '#shared/index.js';
 import { executeFunction } from '../../platform/browser.js';
 import { removeToolbars, TOOLBAR_MARKER } from '../injection/cleanup.js';
 import { mapApiError } from '../injection/injection-errors.js';

@@ -1,4 +1,4 @@
-import type { ListTabsParams, ListTabsResult } from '../../../../shared/src/index.js';
+import type { ListTabsParams, ListTabsResult } from '#shared/index.js';
 import { listAllTabs } from '../tabs.js';
 import type { HandlerContext } from './types.js';
 

@@ -1,6 +1,6 @@
-import type { RenderCandidateParams, RenderCandidateResult } from '../../../../shared/src/index.js';
-import { invalidInput, loopbackUrlProblem, makeIssue, XipeError } from '../../../../shared/src/index.js';
-import { VERIFY_STYLE_KEYS } from '../../../../shared/src/verify/style-keys.js';
+import type { RenderCandidateParams, RenderCandidateResult } from '#shared/index.js';
+import { invalidInput, loopbackUrlProblem, makeIssue, XipeError } from '#shared/index.js';
+import { VERIFY_STYLE_KEYS } from '#shared/verify/style-keys.js';
 import { executeFunction } from '../../platform/browser.js';
 import { context2d, pngBase64 } from '../capture/capture.js';
 import { schedule } from '../capture/turns.js';

@@ -1,9 +1,5 @@
-import type {
-  CaptureAreaResult,
-  FetchResourceParams,
-  FetchResourceResult,
-} from '../../../../shared/src/index.js';
-import { XipeError } from '../../../../shared/src/index.js';
+import type { CaptureAreaResult, FetchResourceParams, FetchResourceResult } from '#shared/index.js';
+import { XipeError } from '#shared/index.js';
 import { fetchResource } from './fetch-resource.js';
 import type { HandlerContext } from './types.js';
 

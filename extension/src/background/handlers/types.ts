@@ -6,7 +6,7 @@ import type {
   CommandName,
   CommandResult,
   FetchResourceResult,
-} from '../../../../shared/src/index.js';
+} from '#shared/index.js';
 
 /** The toolbar's deep captures staged in the worker (deep-capture/staged.ts), by item key. */
 export interface StagedSource {

@@ -1,4 +1,4 @@
-import { XipeError } from '../../../../shared/src/index.js';
+import { XipeError } from '#shared/index.js';
 import type { PageError, PageOutcome } from './page-runtime.js';
 
 /** The page's outcome as the agent's answer: its value, or SCRIPT_ERROR saying what was thrown and where. */

@@ -1,7 +1,7 @@
-import { Deadlines, withDeadline } from '../../../../shared/src/deadlines.js';
-import type { InjectMethod, InjectWorld } from '../../../../shared/src/index.js';
-import { XipeError } from '../../../../shared/src/index.js';
-import { LruCache } from '../../../../shared/src/lru-cache.js';
+import { Deadlines, withDeadline } from '#shared/deadlines.js';
+import type { InjectMethod, InjectWorld } from '#shared/index.js';
+import { XipeError } from '#shared/index.js';
+import { LruCache } from '#shared/lru-cache.js';
 import { executeFunction, userScriptsNamespace } from '../../platform/browser.js';
 import { type InstrumentResult, instrumentCompletion, neutralizeHashbang } from './completion.js';
 import { fromOutcome, mapApiError, scriptError } from './injection-errors.js';

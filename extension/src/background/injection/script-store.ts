@@ -1,5 +1,5 @@
-import { SCRIPT_CACHE_MAX_CHARS, XipeError } from '../../../../shared/src/index.js';
-import { LruCache } from '../../../../shared/src/lru-cache.js';
+import { SCRIPT_CACHE_MAX_CHARS, XipeError } from '#shared/index.js';
+import { LruCache } from '#shared/lru-cache.js';
 
 /** SHA-256 of the text's UTF-8 bytes, lower-case hex (the wire's `code_sha256`). */
 export async function sha256Hex(text: string): Promise<string> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ReferenceData } from '../../../../shared/src/reference-data.js';
-import type { ElementDraft } from '../../../../shared/src/toolbar-messages.js';
-import { MemoryStorage, PNG_1x1 } from '../../../../test/helpers/toolbar-store-kit.js';
+import { ReferenceData } from '#shared/reference-data.js';
+import type { ElementDraft } from '#shared/toolbar-messages.js';
+import { MemoryStorage, PNG_1x1 } from '#test/helpers/toolbar-store-kit.js';
 import { CollectionStore, cropKey, type StoredCrop, thumbKey } from './collection-store.js';
 import { buildReferenceData, pickedTypography } from './reference-builder.js';
 

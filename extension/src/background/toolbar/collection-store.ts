@@ -7,12 +7,12 @@ import type {
   DeepSummary,
   ElementDraft,
   Typography,
-} from '../../../../shared/src/toolbar-messages.js';
+} from '#shared/toolbar-messages.js';
 import {
   Collection as CollectionSchema,
   type PanelSpot,
   PanelSpot as PanelSpotSchema,
-} from '../../../../shared/src/toolbar-messages.js';
+} from '#shared/toolbar-messages.js';
 import type { StoredCrop } from '../capture/capture.js';
 
 /**

@@ -1,5 +1,5 @@
-import { SAVE_AREA, SaveAreaResult } from '../../../../shared/src/commands/save-area.js';
-import type { CollectedColor, CollectedElement } from '../../../../shared/src/toolbar-messages.js';
+import { SAVE_AREA, SaveAreaResult } from '#shared/commands/save-area.js';
+import type { CollectedColor, CollectedElement } from '#shared/toolbar-messages.js';
 import type { CollectionStore } from './collection-store.js';
 import type { HostLink } from './host-link.js';
 

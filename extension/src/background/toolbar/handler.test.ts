@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ElementDraft } from '../../../../shared/src/toolbar-messages.js';
-import { MemoryStorage, PNG_1x1 } from '../../../../test/helpers/toolbar-store-kit.js';
+import type { ElementDraft } from '#shared/toolbar-messages.js';
+import { MemoryStorage, PNG_1x1 } from '#test/helpers/toolbar-store-kit.js';
 import { CollectionStore, deepKey } from './collection-store.js';
 import { createToolbarHandler } from './handler.js';
 import type { HostLink } from './host-link.js';

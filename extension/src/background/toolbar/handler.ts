@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import { toErrorPayload, validationError } from '../../../../shared/src/errors.js';
+import { toErrorPayload, validationError } from '#shared/errors.js';
 import {
   CAPTURE_EVENT_DATA,
   type CaptureEventName,
   TOOLBAR_MESSAGE_PREFIX,
   ToolbarRequest,
   type ToolbarResponse,
-} from '../../../../shared/src/toolbar-messages.js';
+} from '#shared/toolbar-messages.js';
 import { TOOLBAR_HANDLERS } from './messages/index.js';
 import type { ToolbarContext, ToolbarDeps, ToolbarMessageHandler, ToolbarSender } from './types.js';
 

@@ -1,6 +1,6 @@
-import { buildDesignTokens } from '../../../../shared/src/design-tokens.js';
-import type { ReferenceDataInput } from '../../../../shared/src/reference-data.js';
-import type { Collection, Typography } from '../../../../shared/src/toolbar-messages.js';
+import { buildDesignTokens } from '#shared/design-tokens.js';
+import type { ReferenceDataInput } from '#shared/reference-data.js';
+import type { Collection, Typography } from '#shared/toolbar-messages.js';
 import type { DeepAssets } from './deep-save.js';
 
 /**

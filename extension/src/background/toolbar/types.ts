@@ -1,8 +1,4 @@
-import type {
-  CaptureEventName,
-  ToolbarRequest,
-  ToolbarRequestType,
-} from '../../../../shared/src/toolbar-messages.js';
+import type { CaptureEventName, ToolbarRequest, ToolbarRequestType } from '#shared/toolbar-messages.js';
 import type { StagedCaptures } from '../deep-capture/staged.js';
 import type { CollectionStore, StoredCrop } from './collection-store.js';
 import type { HostLink } from './host-link.js';

@@ -1,4 +1,4 @@
-import type { BackdropLayer, NodeRect } from '../../../../shared/src/deep-capture/area-capture.js';
+import type { BackdropLayer, NodeRect } from '#shared/deep-capture/area-capture.js';
 import type { ViewRect } from './area-tree.js';
 import { round } from './geometry.js';
 

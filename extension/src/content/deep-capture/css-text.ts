@@ -1,5 +1,5 @@
-import type { InteractionState } from '../../../../shared/src/deep-capture/area-capture.js';
-import { scanCss, splitTopLevel } from '../../../../shared/src/deep-capture/css-scan.js';
+import type { InteractionState } from '#shared/deep-capture/area-capture.js';
+import { scanCss, splitTopLevel } from '#shared/deep-capture/css-scan.js';
 
 /**
  * Small, pure readers of CSS text for the state extraction: selector lists, the states in a

@@ -1,11 +1,6 @@
-import type {
-  AreaCapture,
-  CaptureRect,
-  DocumentMode,
-  NodeRect,
-} from '../../../../shared/src/deep-capture/area-capture.js';
-import { AREA_CAPTURE_VERSION } from '../../../../shared/src/deep-capture/limits.js';
-import { collectResourceRefs } from '../../../../shared/src/deep-capture/resource-refs.js';
+import type { AreaCapture, CaptureRect, DocumentMode, NodeRect } from '#shared/deep-capture/area-capture.js';
+import { AREA_CAPTURE_VERSION } from '#shared/deep-capture/limits.js';
+import { collectResourceRefs } from '#shared/deep-capture/resource-refs.js';
 import { ancestorsOf, browserTreeEnv, collectHits, findRoot, type ViewRect } from './area-tree.js';
 import { backdrop, canvasColor } from './backdrop.js';
 import { BASELINE_PROBE_TAG, measureBaseline } from './baseline.js';

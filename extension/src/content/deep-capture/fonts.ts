@@ -1,5 +1,5 @@
-import type { UsedFont } from '../../../../shared/src/deep-capture/area-capture.js';
-import { parseFontFamily } from '../../../../shared/src/design-tokens.js';
+import type { UsedFont } from '#shared/deep-capture/area-capture.js';
+import { parseFontFamily } from '#shared/design-tokens.js';
 import type { FontFaceSource } from './stylesheets.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { StyleMap } from '../../../../shared/src/deep-capture/area-capture.js';
+import type { StyleMap } from '#shared/deep-capture/area-capture.js';
 
 /**
  * Where boxes are without their transforms, and the two layout fixes the clone needs because it

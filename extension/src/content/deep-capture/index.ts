@@ -1,4 +1,4 @@
-import type { AreaCapture, CaptureRect } from '../../../../shared/src/deep-capture/area-capture.js';
+import type { AreaCapture, CaptureRect } from '#shared/deep-capture/area-capture.js';
 import { type BandLayersApi, bandLayers } from './band-layers.js';
 import { captureArea } from './engine.js';
 

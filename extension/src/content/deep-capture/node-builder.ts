@@ -1,6 +1,6 @@
-import type { CaptureNode, NodeChild, StyleMap } from '../../../../shared/src/deep-capture/area-capture.js';
-import { emptyCaptureNode } from '../../../../shared/src/deep-capture/capture-node.js';
-import { AREA_CAPTURE_LIMITS } from '../../../../shared/src/deep-capture/limits.js';
+import type { CaptureNode, NodeChild, StyleMap } from '#shared/deep-capture/area-capture.js';
+import { emptyCaptureNode } from '#shared/deep-capture/capture-node.js';
+import { AREA_CAPTURE_LIMITS } from '#shared/deep-capture/limits.js';
 import { type AreaHits, flatChildNodes, isAtomic, isElement, isSkipped, type TreeEnv } from './area-tree.js';
 import { StaleMargins } from './auto-margins.js';
 import type { StyleBaseline } from './baseline.js';

@@ -1,4 +1,4 @@
-import { attributeNames, isAllowedAttribute } from '../../../../shared/src/deep-capture/attributes.js';
+import { attributeNames, isAllowedAttribute } from '#shared/deep-capture/attributes.js';
 
 /**
  * Per-element fields that never depend on styles: the attributes a clone needs (the allow-list in

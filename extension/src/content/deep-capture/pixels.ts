@@ -1,4 +1,4 @@
-import type { PixelSource } from '../../../../shared/src/deep-capture/area-capture.js';
+import type { PixelSource } from '#shared/deep-capture/area-capture.js';
 
 /**
  * Pixels of what the DOM cannot rebuild. A canvas or a video frame is read through

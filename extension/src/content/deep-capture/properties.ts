@@ -1,4 +1,4 @@
-import { BOX_PROPERTIES } from '../../../../shared/src/deep-capture/box-properties.js';
+import { BOX_PROPERTIES } from '#shared/deep-capture/box-properties.js';
 
 /**
  * What the style reduction needs to know about CSS properties, beyond what the browser reports.

@@ -1,4 +1,4 @@
-import type { PseudoName, StyleMap } from '../../../../shared/src/deep-capture/area-capture.js';
+import type { PseudoName, StyleMap } from '#shared/deep-capture/area-capture.js';
 import type { StyleBaseline } from './baseline.js';
 import type { FontUse } from './fonts.js';
 import { type Computed, reducePseudoStyles, reduceStyles } from './reduce.js';

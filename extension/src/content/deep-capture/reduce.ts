@@ -1,4 +1,4 @@
-import type { StyleMap } from '../../../../shared/src/deep-capture/area-capture.js';
+import type { StyleMap } from '#shared/deep-capture/area-capture.js';
 import { CURRENTCOLOR_DEFAULT, INHERITED, isRecordable } from './properties.js';
 
 /**

@@ -1,8 +1,4 @@
-import type {
-  InteractionState,
-  StateStyle,
-  StyleMap,
-} from '../../../../shared/src/deep-capture/area-capture.js';
+import type { InteractionState, StateStyle, StyleMap } from '#shared/deep-capture/area-capture.js';
 import {
   analyzeStateSelector,
   parseDeclarations,

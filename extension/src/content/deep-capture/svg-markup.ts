@@ -1,5 +1,5 @@
-import { AREA_CAPTURE_LIMITS } from '../../../../shared/src/deep-capture/limits.js';
-import { createSvgSanitizer, type SvgSanitizer } from '../../../../shared/src/deep-capture/svg-sanitize.js';
+import { AREA_CAPTURE_LIMITS } from '#shared/deep-capture/limits.js';
+import { createSvgSanitizer, type SvgSanitizer } from '#shared/deep-capture/svg-sanitize.js';
 
 /**
  * Inline SVG as standalone markup. The SVG is copied (never changed in the page), sanitized by

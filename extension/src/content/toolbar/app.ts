@@ -1,4 +1,4 @@
-import type { CssRect, PanelSpot } from '../../../../shared/src/toolbar-messages.js';
+import type { CssRect, PanelSpot } from '#shared/toolbar-messages.js';
 import { intersect } from '../../geometry/crop-math.js';
 import { CaptureVeil, panelPaintsOver } from './capture-veil.js';
 import { CollectionSync } from './collection-sync.js';

@@ -1,4 +1,4 @@
-import type { CollectedElement, CssRect } from '../../../../shared/src/toolbar-messages.js';
+import type { CollectedElement, CssRect } from '#shared/toolbar-messages.js';
 import { reportCrop, reportFullElement } from './capture-report.js';
 import type { CaptureVeil } from './capture-veil.js';
 import { deepCapture } from './deep-capture.js';

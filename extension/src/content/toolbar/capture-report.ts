@@ -1,4 +1,4 @@
-import type { CollectedElement, CssRect } from '../../../../shared/src/toolbar-messages.js';
+import type { CollectedElement, CssRect } from '#shared/toolbar-messages.js';
 import { scrollsWithPage } from './page-layers.js';
 import type { StatusLine } from './status-line.js';
 

@@ -4,7 +4,7 @@ import type {
   ColorDraft,
   IdeasListing,
   ItemChange,
-} from '../../../../shared/src/toolbar-messages.js';
+} from '#shared/toolbar-messages.js';
 import { CaptureJobs } from './capture-jobs.js';
 import type { CaptureVeil } from './capture-veil.js';
 import { DeferredRemoval } from './deferred-removal.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CollectedElement } from '../../../../shared/src/toolbar-messages.js';
+import type { CollectedElement } from '#shared/toolbar-messages.js';
 
 // The messaging is exercised in app.test.ts and in Chromium; these are the pure parts.
 vi.mock('./runtime.js', () => ({ send: vi.fn() }));

@@ -1,4 +1,4 @@
-import type { DesignerStyles, Typography } from '../../../../shared/src/toolbar-messages.js';
+import type { DesignerStyles, Typography } from '#shared/toolbar-messages.js';
 import { parseCssColor, type Rgba } from './color.js';
 import { PaletteCounter, type PaletteEntry } from './palette.js';
 import { type SelectorElement, uniqueSelector } from './selector.js';

@@ -1,4 +1,4 @@
-import type { CssRect } from '../../../../shared/src/toolbar-messages.js';
+import type { CssRect } from '#shared/toolbar-messages.js';
 import { intersect } from '../../geometry/crop-math.js';
 
 /** DOM helpers shared by the toolbar's panel, views and modes. */

@@ -1,9 +1,4 @@
-import type {
-  ColorDraft,
-  ColorRole,
-  CssRect,
-  ElementDraft,
-} from '../../../../shared/src/toolbar-messages.js';
+import type { ColorDraft, ColorRole, CssRect, ElementDraft } from '#shared/toolbar-messages.js';
 import { colorStrings, contrastRatio, type Rgba, toHex, wcagRating } from './color.js';
 import { toPageBox } from './dom.js';
 import { designerStyles, textSample } from './dom-inspect.js';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CollectedElement, ToolbarRequest } from '../../../../shared/src/toolbar-messages.js';
+import type { CollectedElement, ToolbarRequest } from '#shared/toolbar-messages.js';
 
 /**
  * The page side of the pipelined full page: which bands it asks for, in what state, and how it

@@ -1,4 +1,4 @@
-import type { CollectedElement, ElementDraft } from '../../../../shared/src/toolbar-messages.js';
+import type { CollectedElement, ElementDraft } from '#shared/toolbar-messages.js';
 import { MARKER_HEIGHT } from '../../geometry/band-marker.js';
 import { alignStep, planFullPage, type StitchStep } from '../../geometry/stitch-plan.js';
 import type { CaptureVeil } from './capture-veil.js';

@@ -1,4 +1,4 @@
-import { DESIGNER_WORDS } from '../../../../shared/src/element-words.js';
+import { DESIGNER_WORDS } from '#shared/element-words.js';
 
 /**
  * What a designer calls a picked element: "Button 'Start free'", "Section 'Services'",

@@ -1,4 +1,4 @@
-import type { CssRect } from '../../../../shared/src/toolbar-messages.js';
+import type { CssRect } from '#shared/toolbar-messages.js';
 import { intersect } from '../../geometry/crop-math.js';
 import { afterPaint, composedParent, HOST_TAG } from './dom-inspect.js';
 import type { InlineStyles } from './inline-styles.js';

@@ -1,8 +1,8 @@
-import type { ColorUsage } from '../../../../shared/src/palette-roles.js';
+import type { ColorUsage } from '#shared/palette-roles.js';
 import { type Rgba, toHex } from './color.js';
 
 // The role guess is shared with the deep capture's area tokens: one rule for both.
-export { type ColorUsage, suggestRoles } from '../../../../shared/src/palette-roles.js';
+export { type ColorUsage, suggestRoles } from '#shared/palette-roles.js';
 
 export interface PaletteEntry {
   hex: string;

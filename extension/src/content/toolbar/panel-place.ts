@@ -1,4 +1,4 @@
-import type { PanelSpot } from '../../../../shared/src/toolbar-messages.js';
+import type { PanelSpot } from '#shared/toolbar-messages.js';
 import { inflate, intersect, type Rect } from '../../geometry/crop-math.js';
 
 /**

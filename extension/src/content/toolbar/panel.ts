@@ -1,4 +1,4 @@
-import type { PanelSpot } from '../../../../shared/src/toolbar-messages.js';
+import type { PanelSpot } from '#shared/toolbar-messages.js';
 import { domRect, h, iconButton } from './dom.js';
 import { HOST_TAG } from './dom-inspect.js';
 import { ICONS } from './icons.js';

@@ -4,7 +4,7 @@ import {
   type ToolbarRequest,
   ToolbarResponse,
   type ToolbarResult,
-} from '../../../../shared/src/toolbar-messages.js';
+} from '#shared/toolbar-messages.js';
 import { browser } from '../../platform/browser.js';
 
 /**

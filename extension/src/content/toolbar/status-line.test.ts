@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import '../../../../test/support/as-user-input.js';
+import '#test/support/as-user-input.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StatusLine } from './status-line.js';
 

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '../../../../shared/src/commands/capture-queue.js';
-import { Deadlines } from '../../../../shared/src/deadlines.js';
-import type { Progress } from '../../../../shared/src/envelopes.js';
-import { validationError, XipeError } from '../../../../shared/src/errors.js';
+import { QUEUE_WAIT_LIMIT_MS, QUEUE_WAIT_MARGIN_MS } from '#shared/commands/capture-queue.js';
+import { Deadlines } from '#shared/deadlines.js';
+import type { Progress } from '#shared/envelopes.js';
+import { validationError, XipeError } from '#shared/errors.js';
 import { type AuditEntry, type AuditLog, type AuditTarget, auditTarget } from '../../audit-log.js';
 import type { CallToolResult } from '../../sdk.js';
 import type { AnyTool, ToolContext, ToolOutput } from '../define-tool.js';

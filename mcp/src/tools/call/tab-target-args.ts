@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TabTarget } from '../../../../shared/src/commands/target.js';
+import { TabTarget } from '#shared/commands/target.js';
 
 /**
  * The tab-targeting arguments every browser tool shares (inject_script's contract): one of

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { XipeError } from '../../../../shared/src/errors.js';
+import { XipeError } from '#shared/errors.js';
 import { FakeBridge, toolContext } from '../../../test-support/fake-bridge.js';
 import { defineTool } from '../define-tool.js';
 import { runTool } from './run-tool.js';

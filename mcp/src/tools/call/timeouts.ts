@@ -1,5 +1,5 @@
-import { DEFAULT_TOOL_TIMEOUT_MS } from '../../../../shared/src/constants.js';
-import type { Config } from '../../../../shared/src/node/config.js';
+import { DEFAULT_TOOL_TIMEOUT_MS } from '#shared/constants.js';
+import type { Config } from '#shared/node/config.js';
 
 /** Env override of the default limit for every tool (tests shrink it; users may raise it). */
 export const TOOL_TIMEOUT_ENV = 'XIPE_UIUX_TOOL_TIMEOUT_MS';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { XipeError } from '../../../../shared/src/errors.js';
+import { XipeError } from '#shared/errors.js';
 import { errorResult, successResult, toToolError } from './tool-result.js';
 
 describe('tool results', () => {

@@ -1,5 +1,5 @@
-import { type ErrorCode, ErrorPayload, refusalMessage, XipeError } from '../../../../shared/src/errors.js';
-import type { ValidationIssue } from '../../../../shared/src/validation-issues.js';
+import { type ErrorCode, ErrorPayload, refusalMessage, XipeError } from '#shared/errors.js';
+import type { ValidationIssue } from '#shared/validation-issues.js';
 import type { CallToolResult } from '../../sdk.js';
 import { type ToolOutput, ToolReply } from '../define-tool.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AreaCapture, type CaptureNode } from '../../../../shared/src/deep-capture/area-capture.js';
-import { readableColor } from '../../../../shared/src/deep-capture/readable-color.js';
-import type { SvgSanitizer } from '../../../../shared/src/deep-capture/svg-sanitize.js';
-import { loadSvgSanitizer } from '../../../../shared/src/node/svg-sanitizer.js';
-import { testCapture, testNode } from '../../../../test/helpers/captures.js';
+import { AreaCapture, type CaptureNode } from '#shared/deep-capture/area-capture.js';
+import { readableColor } from '#shared/deep-capture/readable-color.js';
+import type { SvgSanitizer } from '#shared/deep-capture/svg-sanitize.js';
+import { loadSvgSanitizer } from '#shared/node/svg-sanitizer.js';
+import { testCapture, testNode } from '#test/helpers/captures.js';
 import { safeDeclaration } from './css.js';
 import { compactShorthands } from './declarations.js';
 import { buildClone } from './index.js';

@@ -1,7 +1,7 @@
-import type { AreaCapture, CaptureNode, StyleMap } from '../../../../shared/src/deep-capture/area-capture.js';
-import { cssValueIsLocal } from '../../../../shared/src/deep-capture/css-safety.js';
-import { staysInDeclaration } from '../../../../shared/src/deep-capture/css-scan.js';
-import { rewriteCssUrls } from '../../../../shared/src/deep-capture/css-urls.js';
+import type { AreaCapture, CaptureNode, StyleMap } from '#shared/deep-capture/area-capture.js';
+import { cssValueIsLocal } from '#shared/deep-capture/css-safety.js';
+import { staysInDeclaration } from '#shared/deep-capture/css-scan.js';
+import { rewriteCssUrls } from '#shared/deep-capture/css-urls.js';
 import { buildTokens, compactShorthands, orderedEntries, type Tokens, tokenize } from './declarations.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { StyleMap } from '../../../../shared/src/deep-capture/area-capture.js';
-import { BOX_PROPERTIES } from '../../../../shared/src/deep-capture/box-properties.js';
-import { readableColor } from '../../../../shared/src/deep-capture/readable-color.js';
-import { parseFontFamily } from '../../../../shared/src/design-tokens.js';
+import type { StyleMap } from '#shared/deep-capture/area-capture.js';
+import { BOX_PROPERTIES } from '#shared/deep-capture/box-properties.js';
+import { readableColor } from '#shared/deep-capture/readable-color.js';
+import { parseFontFamily } from '#shared/design-tokens.js';
 
 /**
  * Turning captured style maps into readable declarations: colours and font stacks become custom

@@ -1,11 +1,6 @@
-import type {
-  AreaCapture,
-  CaptureNode,
-  DocumentMode,
-  StyleMap,
-} from '../../../../shared/src/deep-capture/area-capture.js';
-import { isAllowedAttribute } from '../../../../shared/src/deep-capture/attributes.js';
-import type { SvgSanitizer } from '../../../../shared/src/deep-capture/svg-sanitize.js';
+import type { AreaCapture, CaptureNode, DocumentMode, StyleMap } from '#shared/deep-capture/area-capture.js';
+import { isAllowedAttribute } from '#shared/deep-capture/attributes.js';
+import type { SvgSanitizer } from '#shared/deep-capture/svg-sanitize.js';
 
 /**
  * The clone's `area-N-structure.html`: the captured tree as HTML with one class per element and

@@ -1,5 +1,5 @@
-import type { AreaCapture } from '../../../../shared/src/deep-capture/area-capture.js';
-import type { SvgSanitizer } from '../../../../shared/src/deep-capture/svg-sanitize.js';
+import type { AreaCapture } from '#shared/deep-capture/area-capture.js';
+import type { SvgSanitizer } from '#shared/deep-capture/svg-sanitize.js';
 import { renderCss } from './css.js';
 import { renderHtml } from './html.js';
 import { nodeClassNames } from './names.js';

@@ -1,4 +1,4 @@
-import type { CaptureNode } from '../../../../shared/src/deep-capture/area-capture.js';
+import type { CaptureNode } from '#shared/deep-capture/area-capture.js';
 
 /**
  * Readable class names for the clone, one per node: what the element *is* (its ARIA role, or its

@@ -1,12 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  IDEA,
-  makeWorkspace,
-  snapshotTree,
-  type TempWorkspace,
-} from '../../../../test/helpers/store-fixtures.js';
+import { IDEA, makeWorkspace, snapshotTree, type TempWorkspace } from '#test/helpers/store-fixtures.js';
 import { assertIdeaFolderName, ideaPaths, isWithin, prepareIdeaDirs } from './path-safety.js';
 
 describe('isWithin (root + sep prefix rule)', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectedSession, originalShapes } from '../../../../test/helpers/original-shapes.js';
+import { expectedSession, originalShapes } from '#test/helpers/original-shapes.js';
 import {
   b64,
   IDEA,
@@ -13,7 +13,7 @@ import {
   sessionFiles,
   snapshotTree,
   type TempWorkspace,
-} from '../../../../test/helpers/store-fixtures.js';
+} from '#test/helpers/store-fixtures.js';
 import { DTCG_FILE } from '../../design-tokens.js';
 import { SaveResult } from '../../reference-data.js';
 import { saveReference } from './store.js';

@@ -1,12 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  IDEA,
-  makeWorkspace,
-  referenceData,
-  type TempWorkspace,
-} from '../../../../test/helpers/store-fixtures.js';
+import { IDEA, makeWorkspace, referenceData, type TempWorkspace } from '#test/helpers/store-fixtures.js';
 import { listIdeas } from './ideas.js';
 import { saveReference } from './store.js';
 import { resolveWorkspace, workspacesToList } from './workspaces.js';

@@ -1,4 +1,4 @@
-import type { ToolbarRequestType } from '../../../../../shared/src/toolbar-messages.js';
+import type { ToolbarRequestType } from '#shared/toolbar-messages.js';
 import type { ToolbarMessageHandler } from '../types.js';
 import { addColor } from './add-color.js';
 import { captureElement } from './capture-element.js';

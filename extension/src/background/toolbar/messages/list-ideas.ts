@@ -1,5 +1,5 @@
-import { LIST_IDEAS, ListIdeasResult } from '../../../../../shared/src/commands/list-ideas.js';
-import { XipeError } from '../../../../../shared/src/errors.js';
+import { LIST_IDEAS, ListIdeasResult } from '#shared/commands/list-ideas.js';
+import { XipeError } from '#shared/errors.js';
 import type { ToolbarMessageHandler } from '../types.js';
 
 export const listIdeas: ToolbarMessageHandler<'xipe-toolbar:list_ideas'> = async (req, { deps }) => {

@@ -1,20 +1,9 @@
-import {
-  NEXT_REFERENCE_IDS,
-  NextReferenceIdsResult,
-} from '../../../../../shared/src/commands/next-reference-ids.js';
-import {
-  SAVE_REFERENCE,
-  SaveReferenceParams,
-  SaveReferenceResult,
-} from '../../../../../shared/src/commands/save-reference.js';
-import {
-  STAGE_IMAGE,
-  STAGED_PREFIX,
-  StageImageResult,
-} from '../../../../../shared/src/commands/stage-image.js';
-import { DTCG_FILE } from '../../../../../shared/src/design-tokens.js';
-import { validationError, XipeError } from '../../../../../shared/src/errors.js';
-import type { SaveOutcome } from '../../../../../shared/src/toolbar-messages.js';
+import { NEXT_REFERENCE_IDS, NextReferenceIdsResult } from '#shared/commands/next-reference-ids.js';
+import { SAVE_REFERENCE, SaveReferenceParams, SaveReferenceResult } from '#shared/commands/save-reference.js';
+import { STAGE_IMAGE, STAGED_PREFIX, StageImageResult } from '#shared/commands/stage-image.js';
+import { DTCG_FILE } from '#shared/design-tokens.js';
+import { validationError, XipeError } from '#shared/errors.js';
+import type { SaveOutcome } from '#shared/toolbar-messages.js';
 import { saveAreas } from '../deep-save.js';
 import { buildReferenceData } from '../reference-builder.js';
 import type { ToolbarContext, ToolbarMessageHandler } from '../types.js';

@@ -1,15 +1,15 @@
 import {
   COMPARE_WITH_REFERENCE,
   CompareWithReferenceResult,
-} from '../../../../../shared/src/commands/compare-with-reference.js';
+} from '#shared/commands/compare-with-reference.js';
 import {
   AREA_IMAGE,
   AreaImageResult,
   LIST_AREAS,
   ListAreasResult,
-} from '../../../../../shared/src/commands/reference-areas.js';
-import { loopbackUrlProblem } from '../../../../../shared/src/commands/render-candidate.js';
-import { XipeError } from '../../../../../shared/src/errors.js';
+} from '#shared/commands/reference-areas.js';
+import { loopbackUrlProblem } from '#shared/commands/render-candidate.js';
+import { XipeError } from '#shared/errors.js';
 import type { HostLink } from '../host-link.js';
 import type { ToolbarDeps, ToolbarMessageHandler } from '../types.js';
 

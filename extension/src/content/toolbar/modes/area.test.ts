@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-import '../../../../../test/support/as-user-input.js';
+import '#test/support/as-user-input.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeContext, installLayout, layout, pointer } from '../../../../../test/helpers/toolbar-mode-kit.js';
+import { fakeContext, installLayout, layout, pointer } from '#test/helpers/toolbar-mode-kit.js';
 import { areaMode } from './area.js';
 import type { ModeSession } from './mode.js';
 

@@ -1,4 +1,4 @@
-import type { CssRect } from '../../../../../shared/src/toolbar-messages.js';
+import type { CssRect } from '#shared/toolbar-messages.js';
 import { type Handle, rectFromPoints, resizeRect } from '../../../geometry/crop-math.js';
 import { domRect, h, place, visiblePart } from '../dom.js';
 import { elementContaining, pageElementAt, semanticSection } from '../dom-inspect.js';

@@ -1,13 +1,7 @@
 // @vitest-environment happy-dom
-import '../../../../../test/support/as-user-input.js';
+import '#test/support/as-user-input.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  fakeContext,
-  frames,
-  installLayout,
-  layout,
-  pointer,
-} from '../../../../../test/helpers/toolbar-mode-kit.js';
+import { fakeContext, frames, installLayout, layout, pointer } from '#test/helpers/toolbar-mode-kit.js';
 import { colorMode } from './color.js';
 
 let hero: HTMLElement;

@@ -1,13 +1,7 @@
 // @vitest-environment happy-dom
-import '../../../../../test/support/as-user-input.js';
+import '#test/support/as-user-input.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  fakeContext,
-  frames,
-  installLayout,
-  layout,
-  pointer,
-} from '../../../../../test/helpers/toolbar-mode-kit.js';
+import { fakeContext, frames, installLayout, layout, pointer } from '#test/helpers/toolbar-mode-kit.js';
 import { elementMode } from './element.js';
 
 let card: HTMLElement;

@@ -1,9 +1,4 @@
-import type {
-  CollectedElement,
-  ColorDraft,
-  ColorRole,
-  CssRect,
-} from '../../../../../shared/src/toolbar-messages.js';
+import type { CollectedElement, ColorDraft, ColorRole, CssRect } from '#shared/toolbar-messages.js';
 import type { CaptureVeil } from '../capture-veil.js';
 import type { Pixels } from '../pixels.js';
 import type { StatusKind } from '../status-line.js';

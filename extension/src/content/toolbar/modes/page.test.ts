@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CollectedElement } from '../../../../../shared/src/toolbar-messages.js';
-import { fakeContext } from '../../../../../test/helpers/toolbar-mode-kit.js';
+import type { CollectedElement } from '#shared/toolbar-messages.js';
+import { fakeContext } from '#test/helpers/toolbar-mode-kit.js';
 import type { FullPageOptions } from '../full-page.js';
 
 // The scroll-and-stitch itself needs a real browser (test/e2e/toolbar-full-page.test.ts); here it

@@ -1,4 +1,4 @@
-import type { CssRect } from '../../../../../shared/src/toolbar-messages.js';
+import type { CssRect } from '#shared/toolbar-messages.js';
 import { domRect, h, place } from '../dom.js';
 import { pageElementAt } from '../dom-inspect.js';
 import { trusted } from '../trusted.js';

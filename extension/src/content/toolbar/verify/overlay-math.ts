@@ -1,4 +1,4 @@
-import type { CssRect } from '../../../../../shared/src/toolbar-messages.js';
+import type { CssRect } from '#shared/toolbar-messages.js';
 
 /**
  * The overlay's geometry, pure: where the area's screenshot goes in the viewport, how a key

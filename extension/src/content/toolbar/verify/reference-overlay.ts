@@ -1,4 +1,4 @@
-import type { AreaImage } from '../../../../../shared/src/toolbar-messages.js';
+import type { AreaImage } from '#shared/toolbar-messages.js';
 import { addOffset, type Offset, opacityOf, overlayBox } from './overlay-math.js';
 
 /** Our overlay's element: outside the toolbar's host, since blending needs the page as backdrop. */

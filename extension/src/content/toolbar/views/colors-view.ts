@@ -1,5 +1,5 @@
-import { COLOR_ROLES } from '../../../../../shared/src/design-tokens.js';
-import type { CollectedColor, ColorRole } from '../../../../../shared/src/toolbar-messages.js';
+import { COLOR_ROLES } from '#shared/design-tokens.js';
+import type { CollectedColor, ColorRole } from '#shared/toolbar-messages.js';
 import { contrastRatio, parseHex, wcagRating } from '../color.js';
 import { h, iconButton } from '../dom.js';
 import { ICONS } from '../icons.js';

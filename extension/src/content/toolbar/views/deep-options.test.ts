@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import '../../../../../test/support/as-user-input.js';
+import '#test/support/as-user-input.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolbarMode } from '../modes/mode.js';
 import { DeepOptions } from './deep-options.js';

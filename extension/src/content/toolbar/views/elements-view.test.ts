@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-import '../../../../../test/support/as-user-input.js';
+import '#test/support/as-user-input.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CollectedElement } from '../../../../../shared/src/toolbar-messages.js';
+import type { CollectedElement } from '#shared/toolbar-messages.js';
 import { ElementsView, otherPage } from './elements-view.js';
 
 // Thumbnails and "locate" ask the worker; these rows have neither.

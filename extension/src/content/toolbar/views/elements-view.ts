@@ -1,4 +1,4 @@
-import type { CollectedElement, CssRect } from '../../../../../shared/src/toolbar-messages.js';
+import type { CollectedElement, CssRect } from '#shared/toolbar-messages.js';
 import { sizeLabel } from '../capture-report.js';
 import { domRect, h, iconButton, place } from '../dom.js';
 import { resolveSelector } from '../dom-inspect.js';

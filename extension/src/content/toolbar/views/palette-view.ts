@@ -1,4 +1,4 @@
-import type { ColorDraft, ColorRole } from '../../../../../shared/src/toolbar-messages.js';
+import type { ColorDraft, ColorRole } from '#shared/toolbar-messages.js';
 import { parseHex } from '../color.js';
 import { h } from '../dom.js';
 import { scanPalette } from '../dom-inspect.js';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-import '../../../../../test/support/as-user-input.js';
+import '#test/support/as-user-input.js';
 import { describe, expect, it, vi } from 'vitest';
-import type { Collection, IdeasListing } from '../../../../../shared/src/toolbar-messages.js';
+import type { Collection, IdeasListing } from '#shared/toolbar-messages.js';
 import { SaveForm, type SaveFormState } from './save-form.js';
 
 const ideas: IdeasListing = {

@@ -1,4 +1,4 @@
-import type { Collection, IdeasListing } from '../../../../../shared/src/toolbar-messages.js';
+import type { Collection, IdeasListing } from '#shared/toolbar-messages.js';
 import { h } from '../dom.js';
 import { trusted } from '../trusted.js';
 

@@ -1,4 +1,4 @@
-import type { CompareOutcome, IdeasListing } from '../../../../../shared/src/toolbar-messages.js';
+import type { CompareOutcome, IdeasListing } from '#shared/toolbar-messages.js';
 import { h } from '../dom.js';
 import { pageElementAt, selectorFor } from '../dom-inspect.js';
 import { PickLayer } from '../modes/pick-layer.js';
