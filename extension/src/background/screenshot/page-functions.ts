@@ -59,10 +59,17 @@ export async function preparePage(options: {
     };
     g[KEY] = state;
     de.style.setProperty('scroll-behavior', 'auto', 'important');
-    for (const el of Array.from(
-      document.querySelectorAll<HTMLElement>('x-ipe-uiux-toolbar, x-ipe-uiux-overlay'),
-    ))
-      hide(el, state.hidden);
+  }
+  // Every call (a band of a full page too): ours may have appeared since the first. The overlay
+  // also leaves the layout, by a property its own code never writes, so nothing it does while
+  // it follows a scroll or ends a toolbar capture can bring it back into the shot.
+  const ours = state.hidden;
+  for (const el of Array.from(
+    document.querySelectorAll<HTMLElement>('x-ipe-uiux-toolbar, x-ipe-uiux-overlay'),
+  )) {
+    if (ours.some((s) => s.el === el)) continue;
+    hide(el, ours);
+    if (el.localName === 'x-ipe-uiux-overlay') set(el, 'display', 'none', ours);
   }
   if (options.hideFloating && !state.floating) {
     state.floating = true;
