@@ -41,8 +41,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mcp?.close();
-  await new Promise((resolve) => server?.close(resolve));
   await env?.dispose();
+  // The browser's keep-alive sockets would hold close() open for a minute and more.
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
 });
 
 const refsDir = () => path.join(env.workspace, 'x-ipe-docs', 'ideas', IDEA, 'uiux-references');

@@ -92,8 +92,10 @@ describe.each([1, 2])('the toolbar overlay at DPR %i', (dpr) => {
   afterAll(async () => {
     await ui?.detach();
     await mcp?.close();
-    await new Promise((resolve) => server?.close(resolve));
     await env?.dispose();
+    // The browser's keep-alive sockets would hold close() open for a minute and more.
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
   });
 
   it('shows the area at its place, nudges it by CSS px, follows the locked element', async () => {
