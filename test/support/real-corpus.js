@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CORPUS, ensureCorpus, packageDir } from '../../bench/corpus/install.js';
+import { REPO_ROOT } from './chromium.js';
 
 /** Chromium flags: nothing but loopback resolves, so a page's remote requests fail at once. */
 export const REAL_WEB_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
@@ -53,25 +55,15 @@ export function corpusPages(only = null) {
   return only === null ? pages : pages.filter((p) => only.some((o) => p.name.includes(o)));
 }
 
+// The mockup server's table (built, in dist/node: run `npm run build` first), plus what only the
+// templates serve: the videos some play, and the IE font files their @font-face rules list.
+const { PAGE_CONTENT_TYPES } = await import(
+  pathToFileURL(path.join(REPO_ROOT, 'dist/node/native-host/src/verify/serve-candidate.js')).href
+);
 const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.eot': 'application/vnd.ms-fontobject',
+  ...PAGE_CONTENT_TYPES,
   '.mp4': 'video/mp4',
+  '.eot': 'application/vnd.ms-fontobject',
 };
 const TEXT = new Set(['.html', '.css', '.js', '.mjs']);
 

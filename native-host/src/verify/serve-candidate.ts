@@ -14,7 +14,12 @@ import { isWithin } from '#shared/node/idea-store/path-safety.js';
  * file types a page does not load are refused.
  */
 
-const TYPES: Record<string, string> = {
+/**
+ * The file types a page loads, by extension, with the content type they are served as; any other
+ * type is refused. The real-web corpus's server in test/support serves its templates with this
+ * table too.
+ */
+export const PAGE_CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.htm': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -81,7 +86,7 @@ async function resolveServed(wsReal: string, relative: string): Promise<string |
   if (!isWithin(wsReal, lexical)) return null;
   const real = await fs.realpath(lexical).catch(() => null);
   if (real === null || !isWithin(wsReal, real)) return null;
-  if (TYPES[path.extname(real).toLowerCase()] === undefined) return null;
+  if (PAGE_CONTENT_TYPES[path.extname(real).toLowerCase()] === undefined) return null;
   const stat = await fs.stat(real).catch(() => null);
   return stat?.isFile() === true ? real : null;
 }
@@ -102,7 +107,7 @@ export async function serveCandidate(workspace: string, file: string): Promise<S
         if (real === null) return refuse(404);
         const body = await fs.readFile(real);
         res.writeHead(200, {
-          'content-type': TYPES[path.extname(real).toLowerCase()] ?? 'application/octet-stream',
+          'content-type': PAGE_CONTENT_TYPES[path.extname(real).toLowerCase()] ?? 'application/octet-stream',
           'cache-control': 'no-store',
           'x-content-type-options': 'nosniff',
           'referrer-policy': 'no-referrer',
