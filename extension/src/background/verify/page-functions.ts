@@ -3,8 +3,13 @@
  * Each is serialised on its own, so each is self-contained: no imports, no outer names.
  */
 
-/** Resolves once the page has loaded, its fonts are ready and its images decoded (or failed), then two frames. */
-export async function settleCandidate(timeoutMs: number): Promise<{ ready: boolean }> {
+/**
+ * Resolves once the page has loaded, its fonts are ready and its images decoded (or failed), then
+ * two frames; with the viewport it was laid out in.
+ */
+export async function settleCandidate(
+  timeoutMs: number,
+): Promise<{ ready: boolean; viewport: { width: number; height: number } }> {
   const limit = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs));
   const loaded =
     document.readyState === 'complete'
@@ -25,7 +30,8 @@ export async function settleCandidate(timeoutMs: number): Promise<{ ready: boole
           requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))),
         ),
     );
-  return { ready: await Promise.race([settled, limit]) };
+  const ready = await Promise.race([settled, limit]);
+  return { ready, viewport: { width: window.innerWidth, height: window.innerHeight } };
 }
 
 interface Box {
