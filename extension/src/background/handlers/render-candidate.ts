@@ -114,7 +114,7 @@ export async function renderCandidate(
   };
   const deadline = Date.now() + params.timeout_ms;
   const left = () => Math.max(500, deadline - Date.now());
-  const height = Math.ceil(params.height);
+  const height = params.viewport_height ?? Math.ceil(params.height);
   const win = await openRenderWindow(params.url, { width: params.viewport_width, height }, left());
   try {
     await win.loaded;
