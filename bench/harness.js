@@ -79,6 +79,9 @@ export async function launchBrowser({
     attachToWorker: false,
     deviceScaleFactor,
     extraExtensions: floor === null ? [] : [floor.extension],
+    // A desktop's screen: headless Chromium's default screen is 800 px tall, so a render window
+    // for an 800 px area could not be made that tall (windows.update refuses bounds mostly off it).
+    extraArgs: ['--screen-info={0,0 1920x1080}'],
   });
   const hostPid = await waitForHost(home);
   return {

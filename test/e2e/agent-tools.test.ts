@@ -138,7 +138,7 @@ describe('agent tools without user scripts', () => {
       expect(body.base64).toBeUndefined();
       expect(size).toBeLessThan(2_000);
       const png = fs.readFileSync(file).toString('base64');
-      const cmp = await comparePng(demo, png, reference, { x: Math.floor(r.x), y: Math.floor(r.y) });
+      const cmp = comparePng(png, reference, { x: Math.floor(r.x), y: Math.floor(r.y) });
       expect(cmp.mismatch).toBeLessThan(0.01);
     });
 
@@ -185,7 +185,7 @@ describe('agent tools without user scripts', () => {
       // The toolbar's corner (top right) shows the page, not the toolbar.
       const corner = { x: viewport.w - 330, y: 20, width: 300, height: 180 };
       const cropped = await cropPng(demo, base64, corner);
-      const cmp = await comparePng(demo, cropped, reference, corner);
+      const cmp = comparePng(cropped, reference, corner);
       expect(cmp.mismatch).toBeLessThan(0.02);
       expect(
         await demo.evaluate(() => document.querySelector('x-ipe-uiux-toolbar')?.getAttribute('style') ?? ''),

@@ -150,7 +150,7 @@ describe('agent and designer, one session', () => {
     const png = fs.readFileSync(path.join(refs, 'screenshots', 'elem-001-crop.png'));
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([shot.width, shot.height]);
     const el = await rectOf(page, selector);
-    const cmp = await comparePng(page, png.toString('base64'), reference, {
+    const cmp = comparePng(png.toString('base64'), reference, {
       x: Math.floor(el.x),
       y: Math.floor(el.y),
     });

@@ -26,10 +26,11 @@ let origin: string;
 let designer: Page;
 
 beforeAll(async () => {
-  env = await BrowserEnv.start();
-  server = http.createServer((_req, res) => {
+  // A desktop's screen: headless Chromium's default one refuses any other size for the render window.
+  env = await BrowserEnv.start({ extraArgs: ['--screen-info={0,0 1920x1080}'] });
+  server = http.createServer((req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(fs.readFileSync(path.join(FIXTURES, 'page.html')));
+    res.end(fs.readFileSync(path.join(FIXTURES, req.url === '/viewport' ? 'viewport.html' : 'page.html')));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -201,13 +202,13 @@ describe('compare_with_reference', () => {
       for (const [name, value] of Object.entries(comparison.body.scores as Record<string, number>))
         expect(value, `${name} ${JSON.stringify(comparison.body)}`).toBeGreaterThanOrEqual(0.98);
       // The render's shot ran as a job of the queue: its turn came after the page was read, before
-      // its first band (the extension's steps, in report.json).
+      // its shot ended (the extension's steps, in report.json).
       const report = JSON.parse(
         fs.readFileSync((comparison.body.files as Record<string, string>).report_json ?? '', 'utf8'),
       ) as { timings: Record<string, number> };
       const t = report.timings;
       expect(t.extension_turn, JSON.stringify(t)).toBeGreaterThanOrEqual(t.extension_read ?? Infinity);
-      expect(t.extension_turn).toBeLessThanOrEqual(t.extension_band0_captured ?? -1);
+      expect(t.extension_turn).toBeLessThanOrEqual(t.extension_shot ?? -1);
     } finally {
       await other.close();
     }
@@ -266,5 +267,30 @@ describe('compare_with_reference', () => {
       file_path: 'mockups/promo.html',
     });
     expect(noIdea.body).toMatchObject({ error: 'IDEA_NOT_FOUND' });
+  });
+
+  it("lays the candidate out in the reference's viewport: a hero 45vh tall comes out as tall", async () => {
+    const tab = await env.browser.newPage();
+    try {
+      await tab.goto(`${origin}/viewport`, { waitUntil: 'load' });
+      const captured = await mcp.call('capture_area', {
+        idea_folder: IDEA,
+        selector: '.hero',
+        url_contains: '/viewport',
+      });
+      expect(captured.isError, JSON.stringify(captured.body)).toBe(false);
+      const { isError, body } = await mcp.call('compare_with_reference', {
+        idea_folder: IDEA,
+        area_id: captured.body.area_id,
+        url: `${origin}/viewport`,
+        selector: '.hero',
+      });
+      expect(isError, JSON.stringify(body)).toBe(false);
+      // A viewport as tall as the region would make the hero 45 % of that, and move all below it.
+      for (const [name, value] of Object.entries(body.scores as Record<string, number>))
+        expect(value, `${name} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(0.98);
+    } finally {
+      await tab.close();
+    }
   });
 });

@@ -15,36 +15,26 @@ import { BrowserEnv, waitUntil } from '../helpers/browser-fixture.js';
 import { McpSession } from '../helpers/browser-mcp.js';
 import { REPO_ROOT } from '../helpers/fake-extension.js';
 import { clickExtensionAction, comparePng, rectOf, ToolbarDriver } from '../helpers/toolbar-driver.js';
+import { decodePng } from '../support/png.js';
 
 const IDEA = '001. Demo Idea';
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'verify');
 const OVERLAY_TAG = 'x-ipe-uiux-overlay';
 
 /** Share of a PNG's pixels in a device-px rectangle whose channels are all ≤ `max` (near black). */
-async function darkShare(
-  page: Page,
+function darkShare(
   png: string,
   r: { x: number; y: number; width: number; height: number },
   max = 24,
-): Promise<number> {
-  return page.evaluate(
-    async (b64, box, limit) => {
-      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-      const c = new OffscreenCanvas(bmp.width, bmp.height);
-      const ctx = c.getContext('2d');
-      if (!ctx) throw new Error('no 2d');
-      ctx.drawImage(bmp, 0, 0);
-      const d = ctx.getImageData(box.x, box.y, box.width, box.height).data;
-      let dark = 0;
-      for (let i = 0; i < d.length; i += 4)
-        if ((d[i] ?? 255) <= limit && (d[i + 1] ?? 255) <= limit && (d[i + 2] ?? 255) <= limit) dark += 1;
-      return dark / (box.width * box.height);
-    },
-    png,
-    r,
-    max,
-  );
+): number {
+  const image = decodePng(Buffer.from(png, 'base64'));
+  let dark = 0;
+  for (let y = r.y; y < r.y + r.height; y++)
+    for (let x = r.x; x < r.x + r.width; x++) {
+      const i = (y * image.width + x) * 4;
+      if ([0, 1, 2].every((k) => (image.data[i + k] ?? 255) <= max)) dark += 1;
+    }
+  return dark / (r.width * r.height);
 }
 
 describe.each([1, 2])('the toolbar overlay at DPR %i', (dpr) => {
@@ -119,7 +109,7 @@ describe.each([1, 2])('the toolbar overlay at DPR %i', (dpr) => {
       (document.querySelector('.promo') as HTMLElement).style.visibility = 'hidden';
     });
 
-    const atCard = await comparePng(page, areaPng, await shot(), await promoAt());
+    const atCard = comparePng(areaPng, await shot(), await promoAt());
     expect(atCard.mismatch, JSON.stringify(atCard)).toBeLessThan(0.01);
     expect(atCard.width).toBe(Math.round(card.width * dpr));
 
@@ -129,9 +119,9 @@ describe.each([1, 2])('the toolbar overlay at DPR %i', (dpr) => {
     await page.keyboard.up('Shift');
     expect(await ui.text('.verify-where-row')).toMatch(/offset 3, 10 px/);
     const png = await shot();
-    const moved = await comparePng(page, areaPng, png, await promoAt(3, 10));
+    const moved = comparePng(areaPng, png, await promoAt(3, 10));
     expect(moved.mismatch, JSON.stringify(moved)).toBeLessThan(0.01);
-    const old = await comparePng(page, areaPng, png, await promoAt());
+    const old = comparePng(areaPng, png, await promoAt());
     expect(old.mismatch).toBeGreaterThan(0.05);
     // The arrows never reached the page: it did not scroll.
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
@@ -139,7 +129,7 @@ describe.each([1, 2])('the toolbar overlay at DPR %i', (dpr) => {
     // Locked: scrolling the page carries the overlay with the card.
     await page.evaluate(() => window.scrollTo(0, 60));
     await waitUntil('the overlay to follow', async () => {
-      const m = await comparePng(page, areaPng, await shot(), await promoAt(3, 10));
+      const m = comparePng(areaPng, await shot(), await promoAt(3, 10));
       return m.mismatch < 0.01 ? m : null;
     });
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -159,7 +149,7 @@ describe.each([1, 2])('the toolbar overlay at DPR %i', (dpr) => {
     const card = await rectOf(page, '.promo');
     const box = { ...at, width: Math.floor(card.width * dpr), height: Math.floor(card.height * dpr) };
     await waitUntil('the difference blend', async () => {
-      const dark = await darkShare(page, await shot(), box);
+      const dark = darkShare(await shot(), box);
       return dark > 0.98 ? dark : null;
     });
     // An agent's capture of the tab hides our elements: the card shows, not the black difference.
@@ -170,10 +160,10 @@ describe.each([1, 2])('the toolbar overlay at DPR %i', (dpr) => {
     });
     expect(isError, JSON.stringify(body)).toBe(false);
     const captured = fs.readFileSync(String(body.path)).toString('base64');
-    const inCapture = await comparePng(page, areaPng, captured, at);
+    const inCapture = comparePng(areaPng, captured, at);
     expect(inCapture.mismatch, JSON.stringify(inCapture)).toBeLessThan(0.01);
     // ...and the overlay is back on the page afterwards.
-    expect(await darkShare(page, await shot(), box)).toBeGreaterThan(0.98);
+    expect(darkShare(await shot(), box)).toBeGreaterThan(0.98);
   });
 
   it('Compare shows the host’s scores of this tab against the area, and off leaves nothing', async () => {

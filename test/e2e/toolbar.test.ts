@@ -163,7 +163,7 @@ describe('designer toolbar on the demo page', () => {
       // Every selector resolves back to exactly one element.
       expect(await page.$$eval(el.selector, (els) => els.length)).toBe(1);
       const png = fs.readFileSync(path.join(refs, el.screenshots.element_crop)).toString('base64');
-      const cmp = await comparePng(page, png, reference, {
+      const cmp = comparePng(png, reference, {
         x: Math.floor(el.bounding_box.x),
         y: Math.floor(el.bounding_box.y),
       });

@@ -6,6 +6,7 @@
  */
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { EXTENSION_ID } from '#shared/constants.js';
+import { compareImages, decodePng } from '../support/png.js';
 import { waitUntil } from './browser-fixture.js';
 
 interface DomNode {
@@ -178,80 +179,34 @@ export async function clickMiddle(page: Page, r: { x: number; y: number; width: 
 }
 
 /**
- * Decodes PNGs (base64) in a browser page and compares `crop` with the region of `reference` at
- * (x, y): returns the fraction of pixels whose channels differ by more than `tolerance`.
+ * Compares `crop` (PNG base64) with the region of `reference` at (x, y): the fraction of pixels
+ * whose channels differ by more than `tolerance`.
  */
-export async function comparePng(
-  page: Page,
+export function comparePng(
   crop: string,
   reference: string,
   at: { x: number; y: number },
   tolerance = 8,
-): Promise<{ width: number; height: number; mismatch: number }> {
-  return page.evaluate(
-    async (cropB64, refB64, x, y, tol) => {
-      const load = async (b64: string) => {
-        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-        const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-        const c = new OffscreenCanvas(bmp.width, bmp.height);
-        const ctx = c.getContext('2d');
-        if (!ctx) throw new Error('no 2d');
-        ctx.drawImage(bmp, 0, 0);
-        return ctx.getImageData(0, 0, bmp.width, bmp.height);
-      };
-      const a = await load(cropB64);
-      const b = await load(refB64);
-      let bad = 0;
-      for (let j = 0; j < a.height; j++)
-        for (let i = 0; i < a.width; i++) {
-          const ia = (j * a.width + i) * 4;
-          const ib = ((y + j) * b.width + (x + i)) * 4;
-          for (let k = 0; k < 3; k++) {
-            if (Math.abs((a.data[ia + k] ?? 0) - (b.data[ib + k] ?? 0)) > tol) {
-              bad += 1;
-              break;
-            }
-          }
-        }
-      return { width: a.width, height: a.height, mismatch: bad / (a.width * a.height) };
-    },
-    crop,
-    reference,
-    at.x,
-    at.y,
+): { width: number; height: number; mismatch: number } {
+  const image = decodePng(Buffer.from(crop, 'base64'));
+  const { mismatch } = compareImages(image, decodePng(Buffer.from(reference, 'base64')), {
+    ...at,
     tolerance,
-  );
+  });
+  return { width: image.width, height: image.height, mismatch };
 }
 
-/** Rows (top to bottom) of a PNG in which most pixels are within `tol` of `rgb`. */
-export async function rowsMatching(page: Page, png: string, rgb: [number, number, number], tol = 12) {
-  return page.evaluate(
-    async (b64, [r, g, b], t) => {
-      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-      const c = new OffscreenCanvas(bmp.width, bmp.height);
-      const ctx = c.getContext('2d');
-      if (!ctx) throw new Error('no 2d');
-      ctx.drawImage(bmp, 0, 0);
-      const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-      const rows: number[] = [];
-      for (let y = 0; y < bmp.height; y++) {
-        let hits = 0;
-        for (let x = 0; x < bmp.width; x += 4) {
-          const i = (y * bmp.width + x) * 4;
-          if (
-            Math.abs((d[i] ?? 0) - r) <= t &&
-            Math.abs((d[i + 1] ?? 0) - g) <= t &&
-            Math.abs((d[i + 2] ?? 0) - b) <= t
-          )
-            hits++;
-        }
-        if (hits > bmp.width / 8) rows.push(y);
-      }
-      return { width: bmp.width, height: bmp.height, rows };
-    },
-    png,
-    rgb,
-    tol,
-  );
+/** Rows (top to bottom) of a PNG (base64) in which most pixels are within `tol` of `rgb`. */
+export function rowsMatching(png: string, rgb: [number, number, number], tol = 12) {
+  const image = decodePng(Buffer.from(png, 'base64'));
+  const rows: number[] = [];
+  for (let y = 0; y < image.height; y++) {
+    let hits = 0;
+    for (let x = 0; x < image.width; x += 4) {
+      const i = (y * image.width + x) * 4;
+      if (rgb.every((v, k) => Math.abs((image.data[i + k] ?? 0) - v) <= tol)) hits++;
+    }
+    if (hits > image.width / 8) rows.push(y);
+  }
+  return { width: image.width, height: image.height, rows };
 }

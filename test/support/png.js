@@ -1,104 +1,19 @@
-// PNG encode/decode in plain Node (zlib only), for fixture pages, benchmark payloads and pixel
-// comparisons outside the browser. Decodes what Chromium writes (8-bit RGB/RGBA, non-interlaced).
-import zlib from 'node:zlib';
+// PNG helpers in plain Node for fixture pages, benchmark payloads and pixel comparisons outside
+// the browser; pngjs (the host's codec) encodes and decodes.
+import pngjs from 'pngjs';
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const { PNG } = pngjs;
 
-function chunk(type, data) {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(td) >>> 0);
-  return Buffer.concat([len, td, crc]);
-}
-
-/** `raw` is the filtered scanlines (one filter byte, then RGBA, per row). */
-function encode(width, height, raw, level) {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 6;
-  return Buffer.concat([
-    SIGNATURE,
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw, { level })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-/** Encodes RGBA pixels (width × height × 4 bytes, no filter bytes) as a PNG. */
+/** Encodes RGBA pixels (width × height × 4 bytes) as a PNG, unfiltered, at zlib `level`. */
 export function encodePng(width, height, rgba, level = 6) {
-  const stride = width * 4;
-  const raw = Buffer.alloc((stride + 1) * height);
-  for (let y = 0; y < height; y += 1) rgba.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
-  return encode(width, height, raw, level);
+  const png = new PNG({ width, height });
+  png.data = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  return PNG.sync.write(png, { deflateLevel: level, filterType: 0 });
 }
 
-const paeth = (a, b, c) => {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-};
-
-/** Decodes an 8-bit RGB or RGBA, non-interlaced PNG into { width, height, data: RGBA Buffer }. */
+/** Decodes a PNG into { width, height, data: RGBA Buffer }. */
 export function decodePng(png) {
-  if (!png.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG');
-  let offset = 8;
-  let width = 0;
-  let height = 0;
-  let channels = 0;
-  const idat = [];
-  while (offset < png.length) {
-    const length = png.readUInt32BE(offset);
-    const type = png.toString('latin1', offset + 4, offset + 8);
-    const data = png.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      const [depth, colour, , , interlace] = data.subarray(8);
-      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6))
-        throw new Error(`unsupported PNG (depth ${depth}, colour type ${colour}, interlace ${interlace})`);
-      channels = colour === 6 ? 4 : 3;
-    } else if (type === 'IDAT') idat.push(data);
-    else if (type === 'IEND') break;
-    offset += 12 + length;
-  }
-  const raw = zlib.inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const rows = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y += 1) {
-    const filter = raw[y * (stride + 1)];
-    const src = y * (stride + 1) + 1;
-    const dst = y * stride;
-    for (let i = 0; i < stride; i += 1) {
-      const a = i >= channels ? rows[dst + i - channels] : 0;
-      const b = y > 0 ? rows[dst + i - stride] : 0;
-      const c = y > 0 && i >= channels ? rows[dst + i - stride - channels] : 0;
-      const x = raw[src + i];
-      rows[dst + i] =
-        filter === 0
-          ? x
-          : filter === 1
-            ? x + a
-            : filter === 2
-              ? x + b
-              : filter === 3
-                ? x + ((a + b) >> 1)
-                : x + paeth(a, b, c);
-    }
-  }
-  if (channels === 4) return { width, height, data: rows };
-  const data = Buffer.alloc(width * height * 4);
-  for (let p = 0, q = 0; p < rows.length; p += 3, q += 4) {
-    data[q] = rows[p];
-    data[q + 1] = rows[p + 1];
-    data[q + 2] = rows[p + 2];
-    data[q + 3] = 255;
-  }
+  const { width, height, data } = PNG.sync.read(png);
   return { width, height, data };
 }
 
@@ -165,19 +80,15 @@ export function gradientPng(width, height) {
 export function noisePng(bytes, seed = 1) {
   const width = 512;
   const height = Math.max(1, Math.ceil(bytes / (width * 4 + 1)));
-  const raw = Buffer.alloc((width * 4 + 1) * height);
+  const rgba = Buffer.alloc(width * 4 * height);
   let s = seed >>> 0 || 1;
-  for (let i = 0; i < raw.length; i += 1) {
-    if (i % (width * 4 + 1) === 0) {
-      raw[i] = 0;
-      continue;
-    }
+  for (let i = 0; i < rgba.length; i += 1) {
     s ^= s << 13;
     s ^= s >>> 17;
     s ^= s << 5;
-    raw[i] = s & 0xff;
+    rgba[i] = s & 0xff;
   }
-  return encode(width, height, raw, 0);
+  return encodePng(width, height, rgba, 0);
 }
 
 /**

@@ -42,6 +42,7 @@ export interface Reference {
   height: number;
   scale: number;
   viewportWidth: number | null;
+  viewportHeight: number | null;
 }
 
 async function realInside(root: string, relative: string, field: string, expected: string): Promise<string> {
@@ -81,7 +82,10 @@ export async function areaReference(
   const png = await fs.readFile(shot);
   const size = decodePng(png.toString('base64'));
   const box = area.selected_area_bounding_box;
-  const viewport = area.viewport as { width?: unknown } | undefined;
+  const viewport = area.viewport as { width?: unknown; height?: unknown } | undefined;
+  // Within what render_candidate takes; a viewport outside it is left to the defaults.
+  const cssPx = (v: unknown, max: number) =>
+    typeof v === 'number' && v >= 100 && v <= max ? Math.round(v) : null;
   return {
     id: areaId,
     png,
@@ -91,7 +95,8 @@ export async function areaReference(
     width: box.width,
     height: box.height,
     scale: dpr ?? size.width / Math.max(1, box.width),
-    viewportWidth: typeof viewport?.width === 'number' ? viewport.width : null,
+    viewportWidth: cssPx(viewport?.width, 4096),
+    viewportHeight: cssPx(viewport?.height, 8192),
   };
 }
 
@@ -114,6 +119,7 @@ async function screenshotReference(
     height: size.height / scale,
     scale,
     viewportWidth: null,
+    viewportHeight: null,
   };
 }
 
@@ -165,6 +171,7 @@ export const compareWithReferenceHandler: HostHandler = async (
         url: served?.url ?? p.url,
         viewport_width:
           p.viewport_width ?? reference.viewportWidth ?? Math.max(1280, Math.ceil(reference.width)),
+        viewport_height: reference.viewportHeight,
         width: reference.width,
         height: reference.height,
         selector: p.selector ?? null,

@@ -43,6 +43,11 @@ export const RenderCandidateParams = z
     url: LoopbackUrl,
     /** CSS px; the window's viewport is made this wide. */
     viewport_width: z.number().int().min(100).max(4096),
+    /**
+     * CSS px; the reference's viewport height, so `vh` lengths and `100%`-tall pages lay out as
+     * they did; null (a screenshot reference): the region's height.
+     */
+    viewport_height: z.number().int().min(100).max(8192).nullable().default(null),
     /** CSS px of the region to shoot (the reference's size). */
     width: z.number().positive().max(16_384),
     height: z.number().positive().max(32_768),

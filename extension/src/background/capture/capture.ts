@@ -118,7 +118,7 @@ export function context2d(canvas: OffscreenCanvas): OffscreenCanvasRenderingCont
 /**
  * Crops a viewport rectangle out of a fresh capture. Null when the rectangle is off-screen. The
  * image size is read from the PNG header, so only the crop is decoded into a bitmap (not the whole
- * viewport), then drawn 1:1 and encoded.
+ * viewport), then drawn 1:1 and encoded; a crop that is the whole viewport is Chrome's PNG as it is.
  */
 export async function captureCrop(
   tabId: number,
@@ -126,11 +126,14 @@ export async function captureCrop(
   viewport: ViewportInfo,
   windowId?: number,
 ): Promise<StoredCrop | null> {
-  const blob = await pngBlob(await captureDataUrl(tabId, windowId));
+  const dataUrl = await captureDataUrl(tabId, windowId);
+  const blob = await pngBlob(dataUrl);
   const size = pngSize(new Uint8Array(await blob.slice(0, PNG_SIZE_BYTES).arrayBuffer()));
   if (!size) throw new Error('The browser returned a capture that is not a PNG.');
   const px = cropToImage(rect, viewport, size);
   if (!px) return null;
+  if (px.sw === size.width && px.sh === size.height)
+    return { png: dataUrl.slice(dataUrl.indexOf(',') + 1), width: size.width, height: size.height };
   const bitmap = await createImageBitmap(blob, px.sx, px.sy, px.sw, px.sh, EXACT);
   try {
     const canvas = new OffscreenCanvas(px.sw, px.sh);

@@ -83,6 +83,20 @@ function maskFor(hole: PageRect, m: PageMetrics): PageRect[] {
   return maskAround(hole, { width: m.viewportWidth, height: m.viewportHeight }, m.dpr);
 }
 
+/**
+ * The region's place in the viewport when one capture without a mask is all it takes (it is on
+ * screen as the page stands and covers half the viewport or more), else null.
+ */
+export function wholeBand(rect: PageRect, m: PageMetrics): PageRect | null {
+  const hole = bandHole(rect, rect.y, m);
+  const inside =
+    rect.y >= m.scrollY - 0.01 &&
+    rect.x >= m.scrollX - 0.01 &&
+    hole.height >= rect.height - 0.01 &&
+    hole.x + rect.width <= m.viewportWidth + 0.01;
+  return inside && maskFor(hole, m).length === 0 ? hole : null;
+}
+
 const sameBoxes = (a: PageRect[], b: PageRect[]): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The canvas the bands are drawn into, made at the first band's device scale. */

@@ -2,12 +2,12 @@ import type { RenderCandidateParams, RenderCandidateResult } from '#shared/index
 import { invalidInput, loopbackUrlProblem, makeIssue, XipeError } from '#shared/index.js';
 import { VERIFY_STYLE_KEYS } from '#shared/verify/style-keys.js';
 import { executeFunction } from '../../platform/browser.js';
-import { context2d, pngBase64 } from '../capture/capture.js';
+import { captureCrop, context2d, decodePng, pngBase64, type StoredCrop } from '../capture/capture.js';
 import { schedule } from '../capture/turns.js';
-import { type AreaPixels, type PageRect, shootArea } from '../deep-capture/area-shot.js';
+import { type PageRect, shootArea, wholeBand } from '../deep-capture/area-shot.js';
 import { type PageMetrics, preparePage } from '../screenshot/page-functions.js';
 import { readCandidate, settleCandidate } from '../verify/page-functions.js';
-import { fitViewport, loadCandidate, openRenderWindow, type RenderWindow } from '../verify/render-windows.js';
+import { fitViewport, openRenderWindow, type RenderWindow } from '../verify/render-windows.js';
 import { agentJob } from './capture-screenshot.js';
 import type { HandlerContext } from './types.js';
 
@@ -47,10 +47,19 @@ async function metricsAt(tabId: number, scrollTo: number): Promise<PageMetrics> 
   return result.metrics;
 }
 
+/** The region's pixels at the device scale they were shot at. */
+interface Shot {
+  scale: number;
+  image: StoredCrop | OffscreenCanvas;
+}
+
 /**
  * Shoots the region in its turn in the capture queue, as every capture does: the render window is
  * a window of its own, so no other job waits for it, but its captures share Chrome's two a second
- * with theirs and it is listed (bridge_status) while it holds the window.
+ * with theirs and it is listed (bridge_status) while it holds the window. A region one unmasked
+ * capture covers is cut from it (Chrome's PNG as it is when the region is the whole viewport, the
+ * usual case: the window is sized to the region); taller or smaller ones go through the area's
+ * band code.
  */
 function shootRegion(
   win: RenderWindow,
@@ -59,22 +68,35 @@ function shootRegion(
   client: string | undefined,
   ctx: HandlerContext,
   lap: (name: string) => void,
-): Promise<AreaPixels> {
+): Promise<Shot> {
   const spec = agentJob({ id: win.tabId, window_id: win.windowId }, 'render_candidate', client, ctx);
-  return schedule(spec, () => {
+  const hole = wholeBand(region, at);
+  return schedule(spec, async () => {
     lap('turn');
-    return shootArea(win.tabId, region, at, lap);
+    if (hole === null) {
+      const pixels = await shootArea(win.tabId, region, at, lap);
+      return { scale: pixels.scale, image: pixels.canvas };
+    }
+    const viewport = { width: at.viewportWidth, height: at.viewportHeight, dpr: at.dpr };
+    const crop = await captureCrop(win.tabId, hole, viewport, win.windowId);
+    if (crop === null) throw new Error('The region is outside the render window');
+    return { scale: at.dpr, image: crop };
   });
 }
 
-/** The shot at the reference's device size (`drawImage` scales when the DPRs differ). */
-async function toReferenceSize(pixels: AreaPixels, width: number, height: number): Promise<string> {
-  if (pixels.canvas.width === width && pixels.canvas.height === height) return pngBase64(pixels.canvas);
+/** The shot as a PNG at the reference's device size (`drawImage` scales when the DPRs differ). */
+async function toReferenceSize(shot: Shot, width: number, height: number): Promise<string> {
+  const { image } = shot;
+  if (image.width === width && image.height === height)
+    return image instanceof OffscreenCanvas ? pngBase64(image) : image.png;
+  const source =
+    image instanceof OffscreenCanvas ? image : await decodePng(`data:image/png;base64,${image.png}`);
   const canvas = new OffscreenCanvas(width, height);
   const ctx = context2d(canvas);
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, width, height);
-  ctx.drawImage(pixels.canvas, 0, 0, width, height);
+  ctx.drawImage(source, 0, 0, width, height);
+  if (source instanceof ImageBitmap) source.close();
   return pngBase64(canvas);
 }
 
@@ -92,18 +114,17 @@ export async function renderCandidate(
   };
   const deadline = Date.now() + params.timeout_ms;
   const left = () => Math.max(500, deadline - Date.now());
-  const win = await openRenderWindow();
+  const height = params.viewport_height ?? Math.ceil(params.height);
+  const win = await openRenderWindow(params.url, { width: params.viewport_width, height }, left());
   try {
-    await loadCandidate(win.tabId, params.url, left());
+    await win.loaded;
     lap('loaded');
-    const first = await metricsAt(win.tabId, 0);
-    const resized = await fitViewport(
-      win.windowId,
-      { innerWidth: first.viewportWidth, innerHeight: first.viewportHeight },
-      params.viewport_width,
-      Math.ceil(params.height),
-    );
-    const settled = await run(win.tabId, settleCandidate, [left()], 'wait for its fonts and images');
+    const settle = () => run(win.tabId, settleCandidate, [left()], 'wait for its fonts and images');
+    let settled = await settle();
+    lap('laid_out');
+    const resized = await fitViewport(win.windowId, settled.viewport, params.viewport_width, height);
+    // Laid out again at the new size (responsive images may load).
+    if (resized) settled = await settle();
     lap('settled');
     const read = await run(
       win.tabId,
@@ -142,15 +163,15 @@ export async function renderCandidate(
         `The render window's viewport is ${at.viewportWidth} px wide, not ${params.viewport_width} (the screen refused that size).`,
       );
     if (!settled.ready) notes.push('The candidate was still loading fonts or images when it was shot.');
-    const pixels = await shootRegion(win, read.region, at, params.client, ctx, lap);
+    const shot = await shootRegion(win, read.region, at, params.client, ctx, lap);
     lap('shot');
     const expectedScale = params.out_width / params.width;
-    if (Math.abs(pixels.scale - expectedScale) > 0.01)
+    if (Math.abs(shot.scale - expectedScale) > 0.01)
       notes.push(
-        `The browser renders at devicePixelRatio ${pixels.scale}, the reference at ${Math.round(expectedScale * 100) / 100}: ` +
+        `The browser renders at devicePixelRatio ${shot.scale}, the reference at ${Math.round(expectedScale * 100) / 100}: ` +
           'that ratio cannot be set without the debugger, so the candidate was scaled to the reference size.',
       );
-    const png = await toReferenceSize(pixels, params.out_width, params.out_height);
+    const png = await toReferenceSize(shot, params.out_width, params.out_height);
     lap('encoded');
     return {
       png,

@@ -3,8 +3,13 @@
  * Each is serialised on its own, so each is self-contained: no imports, no outer names.
  */
 
-/** Resolves once the page has loaded, its fonts are ready and its images decoded (or failed), then two frames. */
-export async function settleCandidate(timeoutMs: number): Promise<{ ready: boolean }> {
+/**
+ * Resolves once the page has loaded, its fonts are ready and its images decoded (or failed), then
+ * two frames; with the viewport it was laid out in.
+ */
+export async function settleCandidate(
+  timeoutMs: number,
+): Promise<{ ready: boolean; viewport: { width: number; height: number } }> {
   const limit = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs));
   const loaded =
     document.readyState === 'complete'
@@ -25,7 +30,8 @@ export async function settleCandidate(timeoutMs: number): Promise<{ ready: boole
           requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))),
         ),
     );
-  return { ready: await Promise.race([settled, limit]) };
+  const ready = await Promise.race([settled, limit]);
+  return { ready, viewport: { width: window.innerWidth, height: window.innerHeight } };
 }
 
 interface Box {
@@ -126,13 +132,12 @@ export function readCandidate(options: {
       width: r.width,
       height: r.height,
     };
+    // In the region by a pixel at least (or wholly, if smaller): a box that only touches its edge
+    // within a rounding error is not part of it.
+    const inX = Math.min(box.x + box.width, region.width) - Math.max(box.x, 0);
+    const inY = Math.min(box.y + box.height, region.height) - Math.max(box.y, 0);
     const overlaps =
-      box.width > 0 &&
-      box.height > 0 &&
-      box.x < region.width &&
-      box.y < region.height &&
-      box.x + box.width > 0 &&
-      box.y + box.height > 0;
+      box.width > 0 && box.height > 0 && inX >= Math.min(1, box.width) && inY >= Math.min(1, box.height);
     let me = parent;
     if (overlaps && cs.visibility !== 'hidden' && el !== document.body) {
       const styles: Record<string, string> = {};

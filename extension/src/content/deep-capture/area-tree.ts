@@ -1,4 +1,5 @@
 import { openOrClosedShadowRoot } from '../../platform/browser.js';
+import { PAINTED_ONLY } from './pixels.js';
 
 /**
  * Which elements an area shows, and where its clone is rooted.
@@ -44,21 +45,17 @@ const SKIP_TAGS: ReadonlySet<string> = new Set([
   'base',
 ]);
 
-/** Replaced or embedded: painted as a whole, never walked into. */
+/**
+ * Replaced or embedded: painted as a whole, never walked into. The painted-only ones (pixels.ts)
+ * and those the clone rebuilds as one element.
+ */
 const ATOMIC_TAGS: ReadonlySet<string> = new Set([
+  ...PAINTED_ONLY,
   'svg',
   'img',
-  'canvas',
-  'video',
-  'audio',
-  'iframe',
-  'frame',
-  'embed',
-  'object',
   'input',
   'textarea',
   'select',
-  'math',
 ]);
 
 export function isSkipped(el: Element, env: TreeEnv): boolean {

@@ -60,7 +60,7 @@ async function bitmapDataUrl(source: HTMLCanvasElement | HTMLVideoElement): Prom
  * by the browser's own `!important` rule, and the engine does not walk into MathML, so either
  * would leave an empty box that collapses and pulls everything under it up.
  */
-const PAINTED_ONLY: ReadonlySet<string> = new Set([
+export const PAINTED_ONLY: ReadonlySet<string> = new Set([
   'canvas',
   'video',
   'audio',
