@@ -1,5 +1,5 @@
 // The verify loop for `npm run bench` (`--only=compare_with_reference`): a 1280×800 area of the
-// fixture site's landing page is deep-captured, then its own clone (a workspace file the host
+// fixture site's landing page, in a 1280×800 viewport, is deep-captured, then its own clone (a workspace file the host
 // serves for the call) is compared with it, call → answer through the MCP server, one call at a
 // time with Chrome's capture quota (two a second) spent by the previous call already.
 import fs from 'node:fs';
@@ -17,8 +17,15 @@ function phaseMedians(reports) {
 export async function benchCompareWithReference({ browser, mcp, call, idea, entries, N, entry, log }) {
   const server = await startFixtureServer();
   const page = await browser.newPage();
+  const cdp = await page.createCDPSession();
+  const { windowId, bounds } = await cdp.send('Browser.getWindowForTarget');
   try {
+    // The designer's viewport is 1280×800, so the area is one screen (the window's frame is added).
+    const frame = await page.evaluate(() => window.outerHeight - window.innerHeight);
+    await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: 1280, height: 800 + frame } });
     await page.goto(server.pageUrl('landing.html'), { waitUntil: 'load' });
+    const viewport = await page.evaluate(() => `${innerWidth}×${innerHeight}`);
+    if (viewport !== '1280×800') throw new Error(`expected a 1280×800 viewport, got ${viewport}`);
     await page.evaluate(() => document.fonts.ready);
     const { obj: captured } = await call(mcp.client, 'capture_area', {
       idea_folder: idea,
@@ -58,6 +65,7 @@ export async function benchCompareWithReference({ browser, mcp, call, idea, entr
       status: bytes <= 2048 ? 'ok' : 'MISSED',
     });
   } finally {
+    await cdp.send('Browser.setWindowBounds', { windowId, bounds }).catch(() => undefined);
     await page.close();
     await server.close();
   }

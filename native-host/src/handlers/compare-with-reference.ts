@@ -164,6 +164,7 @@ export const compareWithReferenceHandler: HostHandler = async (
   const file = p.file_path !== undefined ? await candidateFile(workspace, p.file_path) : null;
   const served = file !== null ? await serveCandidate(workspace, file) : null;
   let rendered: RenderCandidateResult;
+  lap('asked');
   try {
     const rendering = render(
       ctx,

@@ -6,7 +6,7 @@ import { captureCrop, context2d, decodePng, pngBase64, type StoredCrop } from '.
 import { schedule } from '../capture/turns.js';
 import { type PageRect, shootArea, wholeBand } from '../deep-capture/area-shot.js';
 import { type PageMetrics, preparePage } from '../screenshot/page-functions.js';
-import { readCandidate, settleCandidate } from '../verify/page-functions.js';
+import { readCandidate } from '../verify/page-functions.js';
 import { fitViewport, openRenderWindow, type RenderWindow } from '../verify/render-windows.js';
 import { agentJob } from './capture-screenshot.js';
 import type { HandlerContext } from './types.js';
@@ -119,27 +119,31 @@ export async function renderCandidate(
   try {
     await win.loaded;
     lap('loaded');
-    const settle = () => run(win.tabId, settleCandidate, [left()], 'wait for its fonts and images');
-    let settled = await settle();
-    lap('laid_out');
-    const resized = await fitViewport(win.windowId, settled.viewport, params.viewport_width, height);
-    // Laid out again at the new size (responsive images may load).
-    if (resized) settled = await settle();
-    lap('settled');
-    const read = await run(
-      win.tabId,
-      readCandidate,
-      [
-        {
-          selector: params.selector,
-          width: params.width,
-          height: params.height,
-          keys: [...VERIFY_STYLE_KEYS],
-          max: MAX_ELEMENTS,
-        },
-      ],
-      'read its elements',
-    );
+    const readPage = () =>
+      run(
+        win.tabId,
+        readCandidate,
+        [
+          {
+            timeoutMs: left(),
+            selector: params.selector,
+            width: params.width,
+            height: params.height,
+            keys: [...VERIFY_STYLE_KEYS],
+            max: MAX_ELEMENTS,
+          },
+        ],
+        'read its elements',
+      );
+    let read = await readPage();
+    lap('read');
+    const measured = { width: read.metrics.viewportWidth, height: read.metrics.viewportHeight };
+    const resized = await fitViewport(win.windowId, measured, params.viewport_width, height);
+    if (resized) {
+      // Laid out again at the new size (responsive images may load).
+      read = await readPage();
+      lap('read_resized');
+    }
     if (!read.found)
       throw invalidInput(
         [
@@ -155,14 +159,17 @@ export async function renderCandidate(
           hint: 'Check the selector against the candidate page, or leave it out to compare its top-left region.',
         },
       );
-    lap('read');
-    const at = await metricsAt(win.tabId, read.region.y);
+    // Scrolled to the region unless it shows whole as the page stands (it usually does: the top-left).
+    const at =
+      wholeBand(read.region, read.metrics) !== null
+        ? read.metrics
+        : await metricsAt(win.tabId, read.region.y);
     const notes: string[] = [];
     if (resized && Math.abs(at.viewportWidth - params.viewport_width) > 0.5)
       notes.push(
         `The render window's viewport is ${at.viewportWidth} px wide, not ${params.viewport_width} (the screen refused that size).`,
       );
-    if (!settled.ready) notes.push('The candidate was still loading fonts or images when it was shot.');
+    if (!read.ready) notes.push('The candidate was still loading fonts or images when it was shot.');
     const shot = await shootRegion(win, read.region, at, params.client, ctx, lap);
     lap('shot');
     const expectedScale = params.out_width / params.width;

@@ -1,16 +1,52 @@
 /**
  * Functions `render_candidate` runs in the candidate's tab (isolated world, scripting.executeScript).
- * Each is serialised on its own, so each is self-contained: no imports, no outer names.
+ * Each is serialised on its own, so each is self-contained: no imports, no outer names (types only).
  */
 
+import type { PageMetrics } from '../screenshot/page-functions.js';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+interface Read {
+  /** False when the time limit came before the page's fonts and images. */
+  ready: boolean;
+  /** The page as it stands after the read (viewport, scroll, device pixel ratio). */
+  metrics: PageMetrics;
+  found: boolean;
+  region: Box;
+  elements: Array<{
+    tag: string;
+    text: string;
+    selector: string;
+    rect: Box;
+    parent: number | null;
+    styles: Record<string, string>;
+  }>;
+}
+
 /**
- * Resolves once the page has loaded, its fonts are ready and its images decoded (or failed), then
- * two frames; with the viewport it was laid out in.
+ * Once the page has loaded, its fonts are ready and its images decoded (or failed), and two frames
+ * later (or at `timeoutMs`): the region (the selector's border box, or the page's top-left,
+ * `width`×`height` CSS px) and every rendered element in it: tag, own text, a short selector, its
+ * box relative to the region, its nearest listed ancestor, and the computed values of `keys`.
+ * Page coordinates, so the scroll position does not matter. One injection for all of it: each
+ * costs tens of milliseconds on the answer's path.
  */
-export async function settleCandidate(
-  timeoutMs: number,
-): Promise<{ ready: boolean; viewport: { width: number; height: number } }> {
-  const limit = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs));
+export async function readCandidate(options: {
+  timeoutMs: number;
+  /** Absent or null: the page's top-left (a null may arrive as absent through the injection). */
+  selector?: string | null;
+  width: number;
+  height: number;
+  keys: string[];
+  max: number;
+}): Promise<Read> {
+  const limit = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), options.timeoutMs));
   const loaded =
     document.readyState === 'complete'
       ? Promise.resolve()
@@ -31,48 +67,23 @@ export async function settleCandidate(
         ),
     );
   const ready = await Promise.race([settled, limit]);
-  return { ready, viewport: { width: window.innerWidth, height: window.innerHeight } };
-}
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-interface Read {
-  found: boolean;
-  region: Box;
-  elements: Array<{
-    tag: string;
-    text: string;
-    selector: string;
-    rect: Box;
-    parent: number | null;
-    styles: Record<string, string>;
-  }>;
-}
-
-/**
- * The region (the selector's border box, or the page's top-left, `width`×`height` CSS px) and every
- * rendered element that overlaps it: tag, own text, a short selector, its box relative to the
- * region, its nearest listed ancestor, and the computed values of `keys`. Page coordinates, so the
- * scroll position does not matter.
- */
-export function readCandidate(options: {
-  /** Absent or null: the page's top-left (a null may arrive as absent through the injection). */
-  selector?: string | null;
-  width: number;
-  height: number;
-  keys: string[];
-  max: number;
-}): Read {
+  const de = document.documentElement;
+  const metrics: PageMetrics = {
+    scrollX: window.scrollX,
+    scrollY: window.scrollY,
+    viewportWidth: window.innerWidth,
+    viewportHeight: window.innerHeight,
+    clientWidth: de.clientWidth,
+    clientHeight: de.clientHeight,
+    scrollHeight: Math.max(de.scrollHeight, document.body?.scrollHeight ?? 0),
+    dpr: window.devicePixelRatio || 1,
+  };
   const css = (s: string): string => (typeof CSS !== 'undefined' && CSS.escape ? CSS.escape(s) : s);
   let origin = { x: 0, y: 0 };
   if (typeof options.selector === 'string') {
     const el = document.querySelector(options.selector);
-    if (el === null) return { found: false, region: { x: 0, y: 0, width: 0, height: 0 }, elements: [] };
+    if (el === null)
+      return { ready, metrics, found: false, region: { x: 0, y: 0, width: 0, height: 0 }, elements: [] };
     const r = el.getBoundingClientRect();
     origin = { x: r.left + window.scrollX, y: r.top + window.scrollY };
   }
@@ -150,5 +161,5 @@ export function readCandidate(options: {
     for (const child of Array.from(el.children)) walk(child, me);
   };
   if (document.body !== null) walk(document.body, null);
-  return { found: true, region, elements };
+  return { ready, metrics, found: true, region, elements };
 }
