@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { PAGE_CONTENT_TYPES } from '#shared/page-content-types.js';
 
 /**
  * What `start` uses when the user gives no workspace or URL: a copy of the bundled demo workspace
@@ -22,20 +23,6 @@ export function ensureDemoWorkspace(home: string, packageRoot: string): { dir: s
   }
   return { dir, created: true };
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.woff2': 'font/woff2',
-  '.ico': 'image/x-icon',
-};
 
 /** Shown when the package has no demo page (only in a partial checkout). */
 const FALLBACK_PAGE = `<!doctype html>
@@ -78,14 +65,14 @@ export async function serveDirectory(root: string): Promise<StaticServer> {
       file = path.join(file, 'index.html');
     if (file === null || !fs.existsSync(file)) {
       if ((req.url ?? '/').split('?')[0] === '/') {
-        res.writeHead(200, { 'content-type': TYPES['.html'] ?? 'text/html' }).end(FALLBACK_PAGE);
+        res.writeHead(200, { 'content-type': PAGE_CONTENT_TYPES['.html'] ?? 'text/html' }).end(FALLBACK_PAGE);
         return;
       }
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
     res.writeHead(200, {
-      'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'content-type': PAGE_CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
       'cache-control': 'no-store',
     });
     if (req.method === 'HEAD') res.end();

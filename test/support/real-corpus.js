@@ -55,10 +55,10 @@ export function corpusPages(only = null) {
   return only === null ? pages : pages.filter((p) => only.some((o) => p.name.includes(o)));
 }
 
-// The mockup server's table (built, in dist/node: run `npm run build` first), plus what only the
+// The page servers' table (built, in dist/node: run `npm run build` first), plus what only the
 // templates serve: the videos some play, and the IE font files their @font-face rules list.
 const { PAGE_CONTENT_TYPES } = await import(
-  pathToFileURL(path.join(REPO_ROOT, 'dist/node/native-host/src/verify/serve-candidate.js')).href
+  pathToFileURL(path.join(REPO_ROOT, 'dist/node/shared/src/page-content-types.js')).href
 );
 const TYPES = {
   ...PAGE_CONTENT_TYPES,

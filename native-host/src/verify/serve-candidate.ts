@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { invalidField } from '#shared/errors.js';
 import { isWithin } from '#shared/node/idea-store/path-safety.js';
+import { PAGE_CONTENT_TYPES } from '#shared/page-content-types.js';
 
 /**
  * Serves an agent's mockup to the browser for one comparison: on 127.0.0.1 only, under a random
@@ -13,32 +14,6 @@ import { isWithin } from '#shared/node/idea-store/path-safety.js';
  * inside the workspace again; dot-files and dot-folders (.git, .env), folders (no listings) and
  * file types a page does not load are refused.
  */
-
-/**
- * The file types a page loads, by extension, with the content type they are served as; any other
- * type is refused. The real-web corpus's server in test/support serves its templates with this
- * table too.
- */
-export const PAGE_CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.htm': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-};
 
 export interface ServedCandidate {
   url: string;
