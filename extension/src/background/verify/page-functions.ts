@@ -67,6 +67,7 @@ export async function readCandidate(options: {
         ),
     );
   const ready = await Promise.race([settled, limit]);
+  // preparePage's reading (screenshot/page-functions.ts), which an injected function cannot import.
   const de = document.documentElement;
   const metrics: PageMetrics = {
     scrollX: window.scrollX,
