@@ -60,12 +60,15 @@ export async function benchConcurrentCaptures({ browser, home, workspace, idea, 
     const windowOf = (tab) => obj.tabs.find((t) => t.url.includes(`tab=${tab}`))?.window_id;
     const layout = { a: windowOf('a'), b: windowOf('b'), c: windowOf('c') };
     // url_contains looks at origin and path only, and a and b show the same page: by tab id.
-    const idOf = (tab) => obj.tabs.find((t) => t.url.includes(`tab=${tab}`))?.id;
+    const idOf = (tab) => obj.tabs.find((t) => t.url.includes(`tab=${tab}`))?.tab_id;
     const ids = { a: idOf('a'), b: idOf('b'), c: idOf('c') };
-    log(`  windows: ${JSON.stringify(layout)}`);
+    log(`  windows: ${JSON.stringify(layout)}, tabs: ${JSON.stringify(ids)}`);
     const calls = burst(idea, ids);
     const run = (agent, tool, args) => call(agents[agent].client, tool, args, { allowError: true });
-    const failures = (outcomes) => outcomes.filter(({ res }) => res.isError).map(({ obj: o }) => o.error);
+    const failures = (outcomes) =>
+      outcomes
+        .filter(({ res }) => res.isError)
+        .map(({ obj: o, res }) => `${o?.error}: ${o?.message ?? res.content?.[0]?.text}`);
     // A warm-up of each call (engine bundle, HTTP cache), one after another.
     for (const [agent, tool, args] of calls) await run(agent, tool, args);
     const sequential = [];
@@ -92,6 +95,7 @@ export async function benchConcurrentCaptures({ browser, home, workspace, idea, 
       );
       await new Promise((resolve) => setTimeout(resolve, 1_100));
     }
+    if (errors.length > 0) log(`  failed calls' errors: ${JSON.stringify([...new Set(errors.map(String))])}`);
     const pairs = concurrent.map((ms, i) => ms / sequential[i]);
     const worst = Math.max(...pairs);
     const ours = entry('concurrent_captures_12', 'ms total', concurrent);
