@@ -57,9 +57,9 @@ interface Shot {
  * Shoots the region in its turn in the capture queue, as every capture does: the render window is
  * a window of its own, so no other job waits for it, but its captures share Chrome's two a second
  * with theirs and it is listed (bridge_status) while it holds the window. A region one unmasked
- * capture covers is cut from it (Chrome's PNG as it is when the region is the whole viewport, the
- * usual case: the window is sized to the region); taller or smaller ones go through the area's
- * band code.
+ * capture covers is cut from it (Chrome's PNG as it is when the region is the whole viewport, as a
+ * full-width area as tall as the reference's viewport is); taller or smaller ones go through the
+ * area's band code.
  */
 function shootRegion(
   win: RenderWindow,

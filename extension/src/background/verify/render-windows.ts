@@ -27,7 +27,7 @@ export interface Size {
   height: number;
 }
 
-/** The last render window's outer size minus its viewport (0 × 0 until one was measured). */
+/** The last render window's outer size minus its viewport; null until one was measured. */
 let frame: Size | null = null;
 
 /**
